@@ -1,0 +1,101 @@
+/* cli.h - what every `pinet <area>` subcommand shares: exit codes, option parsing, a streaming
+ * JSON writer and input-file readers. Each area lives in cli_<area>.c and defines
+ *   int pinet_cli_<area>(int argc, char **argv);   argv[0] is the area name
+ *   extern const char pinet_cli_<area>_summary[];  one line for `pinet --help`          */
+#ifndef PINET_CLI_H
+#define PINET_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pinet/status.h"
+
+/* Exit codes: documented in README.md ("Exit codes"); never renumber. */
+enum {
+  PINET_EXIT_OK = 0,       /* success */
+  PINET_EXIT_FAIL = 1,     /* the run completed and a check failed */
+  PINET_EXIT_USAGE = 2,    /* unknown subcommand or option, missing or malformed argument */
+  PINET_EXIT_INPUT = 3,    /* arguments parse but the request is invalid (size, range, legality) */
+  PINET_EXIT_IO = 4,       /* a file could not be read or written, or is malformed */
+  PINET_EXIT_INTERNAL = 5  /* out of memory or an internal error */
+};
+
+/* Map a library status to an exit code. */
+int pinet_cli_exit_for(pinet_status st);
+
+/* Print "pinet: <context>: <message>" on stderr (one line) and return the exit code for st. */
+int pinet_cli_fail(const char *context, pinet_status st, const char *detail_fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Print "pinet: <context>: <message>" on stderr and return PINET_EXIT_USAGE. */
+int pinet_cli_usage_error(const char *context, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* ---- options --------------------------------------------------------------------------------
+ * Long options only: `--name value`, `--name=value`, or a flag `--name`. Unknown options and
+ * repeated options are errors. `--help` is always accepted and sets *help. */
+typedef struct pinet_cli_opt {
+  const char *name;   /* without the leading "--" */
+  int takes_value;    /* 1: needs a value; 0: a flag */
+  const char *metavar;
+  const char *help;
+  const char *value;  /* out: the value, or NULL if absent */
+  int present;        /* out: 1 if given */
+} pinet_cli_opt;
+
+/* Parse argv[first..argc-1]. Positional arguments are rejected. Returns PINET_EXIT_OK or
+ * PINET_EXIT_USAGE (after printing the error). */
+int pinet_cli_parse(const char *context, pinet_cli_opt *opts, size_t n_opts, int argc, char **argv,
+                    int first, int *help);
+
+/* Print `usage` then one line per option. */
+void pinet_cli_print_help(FILE *out, const char *usage, const pinet_cli_opt *opts, size_t n_opts);
+
+/* Find an option by name (NULL if the table has no such option). */
+pinet_cli_opt *pinet_cli_find(pinet_cli_opt *opts, size_t n_opts, const char *name);
+
+/* Require option `name`; parse its value. Each returns PINET_EXIT_OK or an exit code after
+ * printing a one-line error naming the option. */
+int pinet_cli_require(const char *context, pinet_cli_opt *opts, size_t n_opts, const char *name,
+                      const char **value);
+int pinet_cli_parse_u32(const char *context, const char *name, const char *text, uint32_t *out);
+int pinet_cli_parse_u64(const char *context, const char *name, const char *text, uint64_t *out);
+int pinet_cli_parse_i64(const char *context, const char *name, const char *text, int64_t *out);
+int pinet_cli_parse_double(const char *context, const char *name, const char *text, double *out);
+/* Match `text` against a NULL-terminated list of names; *index receives its position. */
+int pinet_cli_parse_choice(const char *context, const char *name, const char *text,
+                           const char *const *choices, unsigned *index);
+
+/* ---- input files ----------------------------------------------------------------------------- */
+
+/* Read every white-space-separated integer of `path` ("-" = stdin) into a new array (free() it).
+ * A token that is not a decimal integer is PINET_ERR_PARSE with *bad_line set to its line. */
+pinet_status pinet_cli_read_i64_file(const char *path, int64_t **values, size_t *count,
+                                     size_t *bad_line);
+
+/* ---- JSON writer ------------------------------------------------------------------------------
+ * Streaming, compact, commas handled: begin/end pairs nest up to 32 deep. */
+typedef struct pinet_json {
+  FILE *out;
+  int depth;
+  int need_comma[32];
+  int after_key;
+} pinet_json;
+
+void pinet_json_init(pinet_json *js, FILE *out);
+void pinet_json_begin_object(pinet_json *js);
+void pinet_json_end_object(pinet_json *js);
+void pinet_json_begin_array(pinet_json *js);
+void pinet_json_end_array(pinet_json *js);
+void pinet_json_key(pinet_json *js, const char *key);
+void pinet_json_string(pinet_json *js, const char *s);
+void pinet_json_i64(pinet_json *js, int64_t v);
+void pinet_json_u64(pinet_json *js, uint64_t v);
+void pinet_json_double(pinet_json *js, double v); /* non-finite values are written as null */
+void pinet_json_bool(pinet_json *js, int v);
+void pinet_json_null(pinet_json *js);
+/* End the document with a newline. */
+void pinet_json_finish(pinet_json *js);
+
+#endif /* PINET_CLI_H */

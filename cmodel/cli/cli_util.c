@@ -1,0 +1,368 @@
+/* cli_util.c - option parsing, error reporting, input files and JSON output for the CLI. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int pinet_cli_exit_for(pinet_status st) {
+  switch (st) {
+    case PINET_OK: return PINET_EXIT_OK;
+    case PINET_ERR_IO:
+    case PINET_ERR_PARSE: return PINET_EXIT_IO;
+    case PINET_ERR_NOMEM:
+    case PINET_ERR_NULL: return PINET_EXIT_INTERNAL;
+    default: return PINET_EXIT_INPUT;
+  }
+}
+
+int pinet_cli_fail(const char *context, pinet_status st, const char *detail_fmt, ...) {
+  fprintf(stderr, "pinet: %s: ", context);
+  if (detail_fmt != NULL && detail_fmt[0] != '\0') {
+    va_list ap;
+    va_start(ap, detail_fmt);
+    vfprintf(stderr, detail_fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (%s)\n", pinet_status_str(st));
+  } else {
+    fprintf(stderr, "%s\n", pinet_status_str(st));
+  }
+  return pinet_cli_exit_for(st);
+}
+
+int pinet_cli_usage_error(const char *context, const char *fmt, ...) {
+  fprintf(stderr, "pinet: %s: ", context);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, " (try --help)\n");
+  return PINET_EXIT_USAGE;
+}
+
+pinet_cli_opt *pinet_cli_find(pinet_cli_opt *opts, size_t n_opts, const char *name) {
+  for (size_t i = 0; i < n_opts; i++) {
+    if (strcmp(opts[i].name, name) == 0) {
+      return &opts[i];
+    }
+  }
+  return NULL;
+}
+
+int pinet_cli_parse(const char *context, pinet_cli_opt *opts, size_t n_opts, int argc, char **argv,
+                    int first, int *help) {
+  *help = 0;
+  for (size_t i = 0; i < n_opts; i++) {
+    opts[i].value = NULL;
+    opts[i].present = 0;
+  }
+  for (int i = first; i < argc; i++) {
+    const char *arg = argv[i];
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      *help = 1;
+      continue;
+    }
+    if (strncmp(arg, "--", 2) != 0) {
+      return pinet_cli_usage_error(context, "unexpected argument '%s'", arg);
+    }
+    char name[64];
+    const char *eq = strchr(arg + 2, '=');
+    size_t len = eq ? (size_t)(eq - (arg + 2)) : strlen(arg + 2);
+    if (len == 0 || len >= sizeof name) {
+      return pinet_cli_usage_error(context, "malformed option '%s'", arg);
+    }
+    memcpy(name, arg + 2, len);
+    name[len] = '\0';
+    pinet_cli_opt *opt = pinet_cli_find(opts, n_opts, name);
+    if (opt == NULL) {
+      return pinet_cli_usage_error(context, "unknown option '--%s'", name);
+    }
+    if (opt->present) {
+      return pinet_cli_usage_error(context, "option '--%s' given twice", name);
+    }
+    opt->present = 1;
+    if (opt->takes_value) {
+      if (eq != NULL) {
+        opt->value = eq + 1;
+      } else if (i + 1 < argc) {
+        opt->value = argv[++i];
+      } else {
+        return pinet_cli_usage_error(context, "option '--%s' needs a value", name);
+      }
+    } else if (eq != NULL) {
+      return pinet_cli_usage_error(context, "option '--%s' takes no value", name);
+    }
+  }
+  return PINET_EXIT_OK;
+}
+
+void pinet_cli_print_help(FILE *out, const char *usage, const pinet_cli_opt *opts, size_t n_opts) {
+  fprintf(out, "%s\n", usage);
+  if (n_opts > 0) {
+    fprintf(out, "\noptions:\n");
+  }
+  for (size_t i = 0; i < n_opts; i++) {
+    char left[64];
+    snprintf(left, sizeof left, "--%s%s%s", opts[i].name, opts[i].takes_value ? " " : "",
+             opts[i].takes_value ? (opts[i].metavar ? opts[i].metavar : "VALUE") : "");
+    fprintf(out, "  %-24s %s\n", left, opts[i].help ? opts[i].help : "");
+  }
+  fprintf(out, "  %-24s %s\n", "--help", "show this help");
+}
+
+int pinet_cli_require(const char *context, pinet_cli_opt *opts, size_t n_opts, const char *name,
+                      const char **value) {
+  pinet_cli_opt *opt = pinet_cli_find(opts, n_opts, name);
+  if (opt == NULL || !opt->present || opt->value == NULL) {
+    return pinet_cli_usage_error(context, "missing required option '--%s'", name);
+  }
+  *value = opt->value;
+  return PINET_EXIT_OK;
+}
+
+int pinet_cli_parse_i64(const char *context, const char *name, const char *text, int64_t *out) {
+  char *end = NULL;
+  errno = 0;
+  long long v = strtoll(text, &end, 10);
+  if (text[0] == '\0' || isspace((unsigned char)text[0]) || *end != '\0') {
+    return pinet_cli_usage_error(context, "--%s: '%s' is not an integer", name, text);
+  }
+  if (errno == ERANGE) {
+    return pinet_cli_usage_error(context, "--%s: '%s' is out of range", name, text);
+  }
+  *out = (int64_t)v;
+  return PINET_EXIT_OK;
+}
+
+int pinet_cli_parse_u64(const char *context, const char *name, const char *text, uint64_t *out) {
+  char *end = NULL;
+  errno = 0;
+  if (text[0] == '-' || text[0] == '\0' || isspace((unsigned char)text[0])) {
+    return pinet_cli_usage_error(context, "--%s: '%s' is not a non-negative integer", name, text);
+  }
+  unsigned long long v = strtoull(text, &end, 10);
+  if (*end != '\0') {
+    return pinet_cli_usage_error(context, "--%s: '%s' is not a non-negative integer", name, text);
+  }
+  if (errno == ERANGE) {
+    return pinet_cli_usage_error(context, "--%s: '%s' is out of range", name, text);
+  }
+  *out = (uint64_t)v;
+  return PINET_EXIT_OK;
+}
+
+int pinet_cli_parse_u32(const char *context, const char *name, const char *text, uint32_t *out) {
+  uint64_t v = 0;
+  int rc = pinet_cli_parse_u64(context, name, text, &v);
+  if (rc != PINET_EXIT_OK) {
+    return rc;
+  }
+  if (v > UINT32_MAX) {
+    return pinet_cli_usage_error(context, "--%s: '%s' is out of range", name, text);
+  }
+  *out = (uint32_t)v;
+  return PINET_EXIT_OK;
+}
+
+int pinet_cli_parse_double(const char *context, const char *name, const char *text, double *out) {
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(text, &end);
+  if (text[0] == '\0' || isspace((unsigned char)text[0]) || *end != '\0' || !isfinite(v)) {
+    return pinet_cli_usage_error(context, "--%s: '%s' is not a finite number", name, text);
+  }
+  *out = v;
+  return PINET_EXIT_OK;
+}
+
+int pinet_cli_parse_choice(const char *context, const char *name, const char *text,
+                           const char *const *choices, unsigned *index) {
+  for (unsigned i = 0; choices[i] != NULL; i++) {
+    if (strcmp(text, choices[i]) == 0) {
+      *index = i;
+      return PINET_EXIT_OK;
+    }
+  }
+  char list[256] = "";
+  for (unsigned i = 0; choices[i] != NULL; i++) {
+    strncat(list, i ? "|" : "", sizeof list - strlen(list) - 1);
+    strncat(list, choices[i], sizeof list - strlen(list) - 1);
+  }
+  return pinet_cli_usage_error(context, "--%s: '%s' is not one of %s", name, text, list);
+}
+
+pinet_status pinet_cli_read_i64_file(const char *path, int64_t **values, size_t *count,
+                                     size_t *bad_line) {
+  *values = NULL;
+  *count = 0;
+  *bad_line = 0;
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+  if (f == NULL) {
+    return PINET_ERR_IO;
+  }
+  size_t cap = 64, n = 0, line = 1;
+  int64_t *buf = malloc(cap * sizeof *buf);
+  pinet_status st = buf ? PINET_OK : PINET_ERR_NOMEM;
+  char tok[64];
+  size_t tlen = 0;
+  int c;
+  while (st == PINET_OK) {
+    c = fgetc(f);
+    if (c == EOF || isspace(c)) {
+      if (tlen > 0) {
+        tok[tlen] = '\0';
+        char *end = NULL;
+        errno = 0;
+        long long v = strtoll(tok, &end, 10);
+        if (*end != '\0' || errno == ERANGE) {
+          st = PINET_ERR_PARSE;
+          *bad_line = line;
+          break;
+        }
+        if (n == cap) {
+          int64_t *grown = realloc(buf, 2 * cap * sizeof *buf);
+          if (grown == NULL) {
+            st = PINET_ERR_NOMEM;
+            break;
+          }
+          buf = grown;
+          cap *= 2;
+        }
+        buf[n++] = (int64_t)v;
+        tlen = 0;
+      }
+      if (c == '\n') {
+        line++;
+      }
+      if (c == EOF) {
+        break;
+      }
+    } else if (tlen + 1 < sizeof tok) {
+      tok[tlen++] = (char)c;
+    } else {
+      st = PINET_ERR_PARSE; /* a token longer than any integer */
+      *bad_line = line;
+    }
+  }
+  if (st == PINET_OK && ferror(f)) {
+    st = PINET_ERR_IO;
+  }
+  if (f != stdin) {
+    fclose(f);
+  }
+  if (st != PINET_OK) {
+    free(buf);
+    return st;
+  }
+  *values = buf;
+  *count = n;
+  return PINET_OK;
+}
+
+/* ---- JSON ------------------------------------------------------------------------------------ */
+
+void pinet_json_init(pinet_json *js, FILE *out) {
+  memset(js, 0, sizeof *js);
+  js->out = out;
+}
+
+static void json_value_prefix(pinet_json *js) {
+  if (js->after_key) {
+    js->after_key = 0;
+    return;
+  }
+  if (js->depth > 0 && js->need_comma[js->depth]) {
+    fputc(',', js->out);
+  }
+  if (js->depth > 0) {
+    js->need_comma[js->depth] = 1;
+  }
+}
+
+static void json_open(pinet_json *js, char c) {
+  json_value_prefix(js);
+  fputc(c, js->out);
+  if (js->depth < 31) {
+    js->depth++;
+  }
+  js->need_comma[js->depth] = 0;
+}
+
+static void json_close(pinet_json *js, char c) {
+  fputc(c, js->out);
+  if (js->depth > 0) {
+    js->depth--;
+  }
+}
+
+void pinet_json_begin_object(pinet_json *js) { json_open(js, '{'); }
+void pinet_json_end_object(pinet_json *js) { json_close(js, '}'); }
+void pinet_json_begin_array(pinet_json *js) { json_open(js, '['); }
+void pinet_json_end_array(pinet_json *js) { json_close(js, ']'); }
+
+static void json_write_string(FILE *out, const char *s) {
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    switch (*p) {
+      case '"': fputs("\\\"", out); break;
+      case '\\': fputs("\\\\", out); break;
+      case '\n': fputs("\\n", out); break;
+      case '\t': fputs("\\t", out); break;
+      case '\r': fputs("\\r", out); break;
+      default:
+        if (*p < 0x20) {
+          fprintf(out, "\\u%04x", *p);
+        } else {
+          fputc(*p, out);
+        }
+    }
+  }
+  fputc('"', out);
+}
+
+void pinet_json_key(pinet_json *js, const char *key) {
+  json_value_prefix(js);
+  json_write_string(js->out, key);
+  fputc(':', js->out);
+  js->after_key = 1;
+}
+
+void pinet_json_string(pinet_json *js, const char *s) {
+  json_value_prefix(js);
+  json_write_string(js->out, s);
+}
+
+void pinet_json_i64(pinet_json *js, int64_t v) {
+  json_value_prefix(js);
+  fprintf(js->out, "%" PRId64, v);
+}
+
+void pinet_json_u64(pinet_json *js, uint64_t v) {
+  json_value_prefix(js);
+  fprintf(js->out, "%" PRIu64, v);
+}
+
+void pinet_json_double(pinet_json *js, double v) {
+  json_value_prefix(js);
+  if (isfinite(v)) {
+    fprintf(js->out, "%.17g", v);
+  } else {
+    fputs("null", js->out);
+  }
+}
+
+void pinet_json_bool(pinet_json *js, int v) {
+  json_value_prefix(js);
+  fputs(v ? "true" : "false", js->out);
+}
+
+void pinet_json_null(pinet_json *js) {
+  json_value_prefix(js);
+  fputs("null", js->out);
+}
+
+void pinet_json_finish(pinet_json *js) { fputc('\n', js->out); }

@@ -1,0 +1,326 @@
+// cosim.h - what every pinet co-simulation harness shares.
+//
+// A harness drives its Verilated block and the block's cycle-level C model (libpinet) with the
+// same stimulus, compares every output every cycle in a fixed order, and stops at the first
+// mismatch. It ends with exactly one line:
+//   PASS <block> matched <n> cycles seed <s>
+//   FAIL <block> cycle <c> <signal> DUT <v> expected <v> seed <s>
+// and returns 0 on PASS, 1 on FAIL, 2 on bad arguments. The waveform (--wave FILE, FST) is
+// closed before returning, so a failing run keeps it.
+//
+// Pattern (see cosim/rta/cosim_rta_switch.cpp):
+//   pinet::cosim::Options opt("rta_switch", 200000);            // block name, default cycles
+//   if (!opt.parse(argc, argv)) return opt.exit_code();
+//   pinet::cosim::Sim<Vrta_switch> sim(opt);                     // context, model, waves
+//   pinet::cosim::Scoreboard sb(opt);
+//   for (uint64_t c = 0; c < opt.cycles() && !sb.failed(); c++) {
+//     ... drive inputs, sim.eval(), model step ...
+//     sb.check(c, "t1_o", dut, expected) && ...;
+//     sim.tick();  sb.matched_cycle();
+//   }
+//   sim.close(); return sb.finish();
+#ifndef PINET_COSIM_H
+#define PINET_COSIM_H
+
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+#include "pinet/rng.h"
+
+namespace pinet {
+namespace cosim {
+
+// Command-line options shared by every harness: --seed S, --cycles C, --wave FILE, --quiet,
+// --progress, plus named integer options a harness declares (e.g. --pes N).
+class Options {
+ public:
+  Options(std::string block, uint64_t default_cycles)
+      : block_(std::move(block)), cycles_(default_cycles) {}
+
+  // Declare a harness-specific integer option before parse(); `help` is shown by --help.
+  void add_int(const std::string &name, uint64_t def, const std::string &help) {
+    ints_[name] = def;
+    help_[name] = help;
+  }
+
+  // Parse argv (Verilator's own +args are left for VerilatedContext::commandArgs).
+  bool parse(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+      std::string a = argv[i];
+      if (a.size() > 0 && a[0] == '+') continue;  // +verilator+... plusargs
+      if (a == "--help" || a == "-h") {
+        print_help();
+        exit_code_ = 0;
+        return false;
+      }
+      if (a == "--quiet") { quiet_ = true; continue; }
+      if (a == "--progress") { progress_ = true; continue; }
+      std::string name = a.rfind("--", 0) == 0 ? a.substr(2) : std::string();
+      std::string value;
+      size_t eq = name.find('=');
+      if (eq != std::string::npos) {
+        value = name.substr(eq + 1);
+        name = name.substr(0, eq);
+      } else if (!name.empty() && i + 1 < argc) {
+        value = argv[++i];
+      } else {
+        return usage_error("malformed or incomplete argument '" + a + "'");
+      }
+      if (name == "wave") {
+        wave_ = value;
+      } else if (name == "seed") {
+        if (!parse_u64(value, &seed_)) return usage_error("--seed: '" + value + "' is not a number");
+      } else if (name == "cycles") {
+        if (!parse_u64(value, &cycles_) || cycles_ == 0)
+          return usage_error("--cycles: '" + value + "' is not a positive number");
+      } else if (ints_.count(name)) {
+        uint64_t v = 0;
+        if (!parse_u64(value, &v)) return usage_error("--" + name + ": '" + value + "' is not a number");
+        ints_[name] = v;
+      } else {
+        return usage_error("unknown option '--" + name + "'");
+      }
+    }
+    return true;
+  }
+
+  const std::string &block() const { return block_; }
+  uint64_t seed() const { return seed_; }
+  uint64_t cycles() const { return cycles_; }
+  const std::string &wave() const { return wave_; }
+  bool quiet() const { return quiet_; }
+  bool progress() const { return progress_; }
+  uint64_t get(const std::string &name) const { return ints_.at(name); }
+  int exit_code() const { return exit_code_; }
+
+  // Reject a value a harness cannot run with (size not supported, ...), as a usage error.
+  bool reject(const std::string &msg) { return usage_error(msg); }
+
+ private:
+  static bool parse_u64(const std::string &s, uint64_t *out) {
+    if (s.empty() || s[0] == '-') return false;
+    char *end = nullptr;
+    unsigned long long v = std::strtoull(s.c_str(), &end, 0);
+    if (*end != '\0') return false;
+    *out = v;
+    return true;
+  }
+  bool usage_error(const std::string &msg) {
+    std::fprintf(stderr, "cosim %s: %s (try --help)\n", block_.c_str(), msg.c_str());
+    exit_code_ = 2;
+    return false;
+  }
+  void print_help() const {
+    std::printf("usage: cosim_%s [--seed S] [--cycles C] [--wave FILE.fst] [--quiet] [--progress]",
+                block_.c_str());
+    for (const auto &kv : ints_) std::printf(" [--%s N]", kv.first.c_str());
+    std::printf("\n  --seed S        stimulus seed (default 1)\n");
+    std::printf("  --cycles C      cycles to compare (default %" PRIu64 ")\n", cycles_);
+    std::printf("  --wave FILE     write an FST waveform (open with waves/%s.gtkw)\n", block_.c_str());
+    std::printf("  --quiet         only the final PASS/FAIL line\n");
+    std::printf("  --progress      print progress on stderr\n");
+    for (const auto &kv : ints_)
+      std::printf("  --%-13s %s (default %" PRIu64 ")\n", kv.first.c_str(), help_.at(kv.first).c_str(),
+                  kv.second);
+  }
+
+  std::string block_;
+  uint64_t seed_ = 1;
+  uint64_t cycles_;
+  std::string wave_;
+  bool quiet_ = false;
+  bool progress_ = false;
+  int exit_code_ = 0;
+  std::map<std::string, uint64_t> ints_;
+  std::map<std::string, std::string> help_;
+};
+
+// Compares DUT against model, keeps the first mismatch, counts matched cycles.
+class Scoreboard {
+ public:
+  explicit Scoreboard(const Options &opt) : block_(opt.block()), seed_(opt.seed()) {}
+
+  // Compare one value. Returns true when equal; on the first mismatch records it and returns
+  // false (later calls are ignored and also return false).
+  bool check(uint64_t cycle, const std::string &signal, uint64_t dut, uint64_t expected) {
+    if (failed_) return false;
+    if (dut == expected) return true;
+    failed_ = true;
+    fail_cycle_ = cycle;
+    fail_signal_ = signal;
+    fail_dut_ = dut;
+    fail_expected_ = expected;
+    return false;
+  }
+
+  // Record a failure that is not a value comparison (e.g. a protocol violation).
+  void fail(uint64_t cycle, const std::string &what) { check(cycle, what, 1, 0); }
+
+  void matched_cycle() {
+    if (!failed_) matched_++;
+  }
+  bool failed() const { return failed_; }
+  uint64_t matched() const { return matched_; }
+
+  // Print the one summary line and return the process exit status.
+  int finish() const {
+    if (failed_) {
+      std::printf("FAIL %s cycle %" PRIu64 " %s DUT 0x%" PRIx64 " expected 0x%" PRIx64 " seed %" PRIu64 "\n",
+                  block_.c_str(), fail_cycle_, fail_signal_.c_str(), fail_dut_, fail_expected_, seed_);
+      return 1;
+    }
+    std::printf("PASS %s matched %" PRIu64 " cycles seed %" PRIu64 "\n", block_.c_str(), matched_, seed_);
+    return 0;
+  }
+
+ private:
+  std::string block_;
+  uint64_t seed_;
+  bool failed_ = false;
+  uint64_t matched_ = 0;
+  uint64_t fail_cycle_ = 0;
+  std::string fail_signal_;
+  uint64_t fail_dut_ = 0;
+  uint64_t fail_expected_ = 0;
+};
+
+// Owns the VerilatedContext, the model and the optional FST trace. Time advances 1 unit per
+// half clock period; tick() = falling edge (inputs are driven before it), rising edge.
+template <class Model>
+class Sim {
+ public:
+  explicit Sim(const Options &opt, int argc = 0, char **argv = nullptr)
+      : ctx_(new VerilatedContext), quiet_(opt.quiet()) {
+    if (argc > 0) ctx_->commandArgs(argc, argv);  // before the model is built
+    model_.reset(new Model(ctx_.get(), "top"));
+    if (!opt.wave().empty()) {
+#if VM_TRACE
+      ctx_->traceEverOn(true);
+      trace_.reset(new VerilatedFstC);
+      model_->trace(trace_.get(), 99);
+      trace_->open(opt.wave().c_str());
+#else
+      std::fprintf(stderr, "cosim %s: built without tracing; --wave ignored\n", opt.block().c_str());
+#endif
+    }
+  }
+  ~Sim() { close(); }
+
+  Model *operator->() { return model_.get(); }
+  Model &dut() { return *model_; }
+
+  // Evaluate combinational logic at the current time and dump it.
+  void eval() {
+    model_->eval();
+    dump();
+  }
+
+  // For clocked blocks: the falling edge half (inputs settle), then the rising edge.
+  // Requires the model to have a clk_i port.
+  void tick_clocked() {
+    ctx_->timeInc(1);
+    model_->clk_i = 0;
+    model_->eval();
+    dump();
+    ctx_->timeInc(1);
+    model_->clk_i = 1;
+    model_->eval();
+    dump();
+  }
+
+  // For combinational blocks: advance one cycle of waveform time.
+  void advance() { ctx_->timeInc(2); }
+
+  uint64_t time() const { return ctx_->time(); }
+
+  void close() {
+#if VM_TRACE
+    if (trace_) {
+      trace_->close();
+      trace_.reset();
+    }
+#endif
+    if (model_) {
+      model_->final();
+      write_coverage();
+      model_.reset();
+    }
+  }
+
+ private:
+  void dump() {
+#if VM_TRACE
+    if (trace_) trace_->dump(ctx_->time());
+#endif
+  }
+  void write_coverage() {
+#if VM_COVERAGE
+    const char *path = std::getenv("PINET_COVERAGE_FILE");
+    ctx_->coveragep()->write(path ? path : "coverage.dat");
+#endif
+  }
+
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Model> model_;
+#if VM_TRACE
+  std::unique_ptr<VerilatedFstC> trace_;
+#endif
+  bool quiet_;
+};
+
+// Progress on stderr for long runs: every ~10% when enabled.
+class Progress {
+ public:
+  Progress(const Options &opt, uint64_t total) : on_(opt.progress()), total_(total), block_(opt.block()) {}
+  void update(uint64_t done) {
+    if (!on_ || total_ < 10) return;
+    uint64_t tenth = done * 10 / total_;
+    if (tenth != last_) {
+      last_ = tenth;
+      std::fprintf(stderr, "cosim %s: %" PRIu64 "%%\n", block_.c_str(), tenth * 10);
+    }
+  }
+
+ private:
+  bool on_;
+  uint64_t total_;
+  uint64_t last_ = 0;
+  std::string block_;
+};
+
+// Wide packed ports (Verilator VlWide / WData arrays): read and write bit fields of up to 64 bits.
+inline uint64_t get_bits(const uint32_t *words, unsigned lsb, unsigned width) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < width; i++) {
+    unsigned b = lsb + i;
+    v |= (uint64_t)((words[b / 32] >> (b % 32)) & 1u) << i;
+  }
+  return v;
+}
+inline void set_bits(uint32_t *words, unsigned lsb, unsigned width, uint64_t value) {
+  for (unsigned i = 0; i < width; i++) {
+    unsigned b = lsb + i;
+    uint32_t mask = 1u << (b % 32);
+    if ((value >> i) & 1u)
+      words[b / 32] |= mask;
+    else
+      words[b / 32] &= ~mask;
+  }
+}
+
+}  // namespace cosim
+}  // namespace pinet
+
+#endif  // PINET_COSIM_H

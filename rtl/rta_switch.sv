@@ -1,0 +1,30 @@
+// Copyright pinet contributors.
+//
+// rta_switch: the RTA's 4-terminal switch (paper 004, Fig. 4), gates only.
+//
+// Terminal 1 faces PE 2m-1, terminal 2 faces PE 2m, terminal 3 the left neighbour switch (or
+// PE 0), terminal 4 the right neighbour switch (or PE N-1). Each terminal carries one word in
+// each direction: tN_i is the word arriving at the terminal, tN_o the word leaving it.
+// ON joins 1<->2 and 3<->4; OFF joins 1<->3 and 2<->4. No latch, no flop: a word crosses any
+// chain of switches in the cycle it is driven.
+
+module rta_switch #(
+  parameter int unsigned Width = 32
+) (
+  input  logic             on_i,
+  input  logic [Width-1:0] t1_i,
+  input  logic [Width-1:0] t2_i,
+  input  logic [Width-1:0] t3_i,
+  input  logic [Width-1:0] t4_i,
+  output logic [Width-1:0] t1_o,
+  output logic [Width-1:0] t2_o,
+  output logic [Width-1:0] t3_o,
+  output logic [Width-1:0] t4_o
+);
+
+  assign t1_o = on_i ? t2_i : t3_i;
+  assign t2_o = on_i ? t1_i : t4_i;
+  assign t3_o = on_i ? t4_i : t1_i;
+  assign t4_o = on_i ? t3_i : t2_i;
+
+endmodule

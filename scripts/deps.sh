@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages pinet needs, only those missing.
+# Run as root (the README's commands call it); a non-root run only reports what is missing.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config zlib1g-dev python3
+  verilator libsystemc-dev libcmocka-dev gtkwave yosys iverilog
+  libfftw3-dev libpng-dev xvfb xauth imagemagick
+)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  # dpkg-query prints "install ok installed" only for a fully installed package.
+  if [ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)" != "install ok installed" ]; then
+    missing+=("$pkg")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "deps: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+echo "deps: installing ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "deps: error: missing packages and not root; run: apt-get install ${missing[*]}" >&2
+  exit 2
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "deps: installed ${#missing[@]} packages"
