@@ -1,0 +1,889 @@
+/* cli_shuffle.c - `pinet shuffle run|ring|draw`: the static perfect-shuffle network.
+ * The contract (options, JSON fields, input file format, exit codes) is documented in
+ * docs/shuffle.md, section "CLI". */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "pinet/rng.h"
+#include "pinet/shuffle.h"
+
+extern char **environ;
+
+int pinet_cli_shuffle(int argc, char **argv);
+
+const char pinet_cli_shuffle_summary[] =
+    "static perfect-shuffle network: data-sharing schedules, ring, DOT drawing";
+
+/* The CLI keeps N*M (the simulated memories) below this many words. */
+#define CLI_MAX_TOTAL_WORDS (1u << 26)
+
+static const char *const k_run_ops[] = {"bcast",  "bcast-host", "scatter", "integrate",
+                                        "allgather", "gather", "upload", NULL};
+static const pinet_shuffle_op k_run_op_values[] = {
+    PINET_SHUFFLE_OP_BCAST,     PINET_SHUFFLE_OP_BCAST_HOST, PINET_SHUFFLE_OP_SCATTER,
+    PINET_SHUFFLE_OP_INTEGRATE, PINET_SHUFFLE_OP_ALLGATHER,  PINET_SHUFFLE_OP_GATHER,
+    PINET_SHUFFLE_OP_UPLOAD};
+static const char *const k_types[] = {"i32", "f32", "f64", NULL};
+
+static void print_area_help(FILE *out) {
+  fprintf(out,
+          "usage: pinet shuffle <command> [options]\n\n"
+          "commands:\n"
+          "  run    run a data-sharing schedule on N simulated PE memories\n"
+          "  ring   the embedded Hamiltonian ring (or check one with --check FILE)\n"
+          "  draw   write the network as Graphviz DOT (and SVG when `dot` is installed)\n\n"
+          "pinet shuffle <command> --help for the options of each.\n");
+}
+
+/* ---- input file: rows of values -------------------------------------------------------------- */
+
+typedef struct {
+  size_t rows;
+  size_t *row_len;   /* values per non-blank line */
+  size_t *row_line;  /* 1-based line number of each row */
+  double *fval;      /* every value as double (f32/f64) */
+  uint32_t *ival;    /* every value as 32 bits (i32) */
+  size_t count;
+} rows_t;
+
+static void rows_free(rows_t *r) {
+  free(r->row_len);
+  free(r->row_line);
+  free(r->fval);
+  free(r->ival);
+  memset(r, 0, sizeof *r);
+}
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+  if (f == NULL) {
+    return NULL;
+  }
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap + 1);
+  while (buf != NULL) {
+    if (n == cap) {
+      char *g = realloc(buf, 2 * cap + 1);
+      if (g == NULL) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = g;
+      cap *= 2;
+    }
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (got == 0) {
+      break;
+    }
+  }
+  int bad = ferror(f);
+  if (f != stdin) {
+    fclose(f);
+  }
+  if (buf == NULL || bad) {
+    free(buf);
+    return NULL;
+  }
+  buf[n] = '\0';
+  *len = n;
+  return buf;
+}
+
+/* Parse `path` into rows; one line per row, blank lines skipped. Returns an exit code after
+ * printing the error. */
+static int read_rows(const char *ctx, const char *path, pinet_shuffle_elem elem, rows_t *r) {
+  memset(r, 0, sizeof *r);
+  size_t len = 0;
+  char *text = slurp(path, &len);
+  if (text == NULL) {
+    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot read '%s': %s", path,
+                          errno ? strerror(errno) : "read error");
+  }
+  if (strlen(text) != len) {
+    free(text);
+    return pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s: contains a NUL byte", path);
+  }
+  size_t cap_rows = 16, cap_vals = 256;
+  r->row_len = malloc(cap_rows * sizeof *r->row_len);
+  r->row_line = malloc(cap_rows * sizeof *r->row_line);
+  r->fval = malloc(cap_vals * sizeof *r->fval);
+  r->ival = malloc(cap_vals * sizeof *r->ival);
+  int rc = PINET_EXIT_OK;
+  if (!r->row_len || !r->row_line || !r->fval || !r->ival) {
+    rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", path);
+  }
+  size_t line = 1;
+  char *p = text;
+  while (rc == PINET_EXIT_OK && *p != '\0') {
+    char *eol = strchr(p, '\n');
+    char *next = eol ? eol + 1 : p + strlen(p);
+    if (eol) {
+      *eol = '\0';
+    }
+    size_t in_row = 0;
+    char *tok = p;
+    while (rc == PINET_EXIT_OK) {
+      while (*tok == ' ' || *tok == '\t' || *tok == '\r' || *tok == '\v' || *tok == '\f') {
+        tok++;
+      }
+      if (*tok == '\0') {
+        break;
+      }
+      char *end = tok;
+      while (*end != '\0' && *end != ' ' && *end != '\t' && *end != '\r' && *end != '\v' &&
+             *end != '\f') {
+        end++;
+      }
+      char save = *end;
+      *end = '\0';
+      char *stop = NULL;
+      double fv = 0.0;
+      uint32_t iv = 0;
+      errno = 0;
+      if (elem == PINET_SHUFFLE_I32) {
+        long long v = strtoll(tok, &stop, 10);
+        if (*stop != '\0' || stop == tok) {
+          rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: '%s' is not an integer", path,
+                              line, tok);
+        } else if (errno == ERANGE || v < INT32_MIN || v > (long long)UINT32_MAX) {
+          rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: %s is outside 32 bits", path,
+                              line, tok);
+        }
+        iv = (uint32_t)(int64_t)v;
+        fv = (double)(int32_t)iv;
+      } else {
+        fv = strtod(tok, &stop);
+        if (*stop != '\0' || stop == tok || !isfinite(fv)) {
+          rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: '%s' is not a finite number",
+                              path, line, tok);
+        }
+      }
+      *end = save;
+      tok = end;
+      if (rc != PINET_EXIT_OK) {
+        break;
+      }
+      if (r->count == cap_vals) {
+        cap_vals *= 2;
+        double *gf = realloc(r->fval, cap_vals * sizeof *gf);
+        if (gf) {
+          r->fval = gf;
+        }
+        uint32_t *gi = realloc(r->ival, cap_vals * sizeof *gi);
+        if (gi) {
+          r->ival = gi;
+        }
+        if (!gf || !gi) {
+          rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", path);
+          break;
+        }
+      }
+      r->fval[r->count] = fv;
+      r->ival[r->count] = iv;
+      r->count++;
+      in_row++;
+    }
+    if (rc == PINET_EXIT_OK && in_row > 0) {
+      if (r->rows == cap_rows) {
+        cap_rows *= 2;
+        size_t *gl = realloc(r->row_len, cap_rows * sizeof *gl);
+        if (gl) {
+          r->row_len = gl;
+        }
+        size_t *gn = realloc(r->row_line, cap_rows * sizeof *gn);
+        if (gn) {
+          r->row_line = gn;
+        }
+        if (!gl || !gn) {
+          rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", path);
+          break;
+        }
+      }
+      r->row_len[r->rows] = in_row;
+      r->row_line[r->rows] = line;
+      r->rows++;
+    }
+    line++;
+    p = next;
+  }
+  free(text);
+  if (rc != PINET_EXIT_OK) {
+    rows_free(r);
+  }
+  return rc;
+}
+
+/* ---- run ------------------------------------------------------------------------------------- */
+
+/* Rows and values per row the input file of `op` must have; *host = 1 if the single row is the
+ * host's data (else PE 0's, for bcast). */
+static void input_shape(pinet_shuffle_op op, uint32_t pes, uint32_t words, size_t *rows,
+                        size_t *cols) {
+  switch (op) {
+    case PINET_SHUFFLE_OP_INTEGRATE: *rows = pes; *cols = words; break;
+    case PINET_SHUFFLE_OP_ALLGATHER:
+    case PINET_SHUFFLE_OP_GATHER:
+    case PINET_SHUFFLE_OP_UPLOAD: *rows = pes; *cols = words / pes; break;
+    default: *rows = 1; *cols = words; break;
+  }
+}
+
+static void store(pinet_shuffle_elem elem, void *mem, size_t at, const rows_t *r, size_t k) {
+  switch (elem) {
+    case PINET_SHUFFLE_I32: ((uint32_t *)mem)[at] = r->ival[k]; break;
+    case PINET_SHUFFLE_F32: ((float *)mem)[at] = (float)r->fval[k]; break;
+    default: ((double *)mem)[at] = r->fval[k]; break;
+  }
+}
+
+static void json_elem(pinet_json *js, pinet_shuffle_elem elem, const void *mem, size_t at) {
+  switch (elem) {
+    case PINET_SHUFFLE_I32: pinet_json_i64(js, (int32_t)((const uint32_t *)mem)[at]); break;
+    case PINET_SHUFFLE_F32: pinet_json_double(js, ((const float *)mem)[at]); break;
+    default: pinet_json_double(js, ((const double *)mem)[at]); break;
+  }
+}
+
+static void text_elem(FILE *out, pinet_shuffle_elem elem, const void *mem, size_t at) {
+  switch (elem) {
+    case PINET_SHUFFLE_I32: fprintf(out, " %" PRId32, (int32_t)((const uint32_t *)mem)[at]); break;
+    case PINET_SHUFFLE_F32: fprintf(out, " %.9g", (double)((const float *)mem)[at]); break;
+    default: fprintf(out, " %.17g", ((const double *)mem)[at]); break;
+  }
+}
+
+static void json_memory(pinet_json *js, const pinet_shuffle_schedule *s, pinet_shuffle_elem elem,
+                        const void *mem, int32_t pe) {
+  uint32_t off = 0, w = 0;
+  pinet_shuffle_schedule_output_region(s, pe, &off, &w);
+  pinet_json_begin_array(js);
+  for (uint32_t i = 0; i < w; i++) {
+    json_elem(js, elem, mem, off + (size_t)i);
+  }
+  pinet_json_end_array(js);
+}
+
+static void print_run_json(const pinet_shuffle_schedule *s, pinet_shuffle_elem elem,
+                           void *const *pe_mem, const void *host_mem,
+                           const pinet_shuffle_cost_params *cp, const pinet_shuffle_report *rep,
+                           const uint64_t *totals) {
+  uint32_t N = pinet_shuffle_schedule_pes(s);
+  pinet_shuffle_op op = pinet_shuffle_schedule_op(s);
+  pinet_json js;
+  pinet_json_init(&js, stdout);
+  pinet_json_begin_object(&js);
+  pinet_json_key(&js, "op");
+  pinet_json_string(&js, pinet_shuffle_op_name(op));
+  pinet_json_key(&js, "pes");
+  pinet_json_u64(&js, N);
+  pinet_json_key(&js, "words");
+  pinet_json_u64(&js, pinet_shuffle_schedule_words(s));
+  pinet_json_key(&js, "type");
+  pinet_json_string(&js, k_types[elem]);
+  pinet_json_key(&js, "steps");
+  pinet_json_u64(&js, rep->steps);
+  pinet_json_key(&js, "pe_steps");
+  pinet_json_u64(&js, rep->pe_steps);
+  pinet_json_key(&js, "schedule");
+  pinet_json_begin_array(&js);
+  for (uint32_t st = 0; st < rep->steps; st++) {
+    const pinet_shuffle_transfer *t = NULL;
+    size_t nt = 0;
+    pinet_shuffle_schedule_step(s, st, &t, &nt);
+    pinet_json_begin_array(&js);
+    for (size_t i = 0; i < nt; i++) {
+      pinet_json_begin_array(&js);
+      pinet_json_i64(&js, t[i].src);
+      pinet_json_i64(&js, t[i].dst);
+      pinet_json_u64(&js, t[i].words);
+      pinet_json_end_array(&js);
+    }
+    pinet_json_end_array(&js);
+  }
+  pinet_json_end_array(&js);
+  /* the same transfers with their channel, offset and combine */
+  pinet_json_key(&js, "transfers");
+  pinet_json_begin_array(&js);
+  for (uint32_t st = 0; st < rep->steps; st++) {
+    const pinet_shuffle_transfer *t = NULL;
+    size_t nt = 0;
+    pinet_shuffle_schedule_step(s, st, &t, &nt);
+    pinet_json_begin_array(&js);
+    for (size_t i = 0; i < nt; i++) {
+      pinet_json_begin_array(&js);
+      pinet_json_u64(&js, t[i].channel);
+      pinet_json_u64(&js, t[i].src_offset);
+      pinet_json_u64(&js, t[i].dst_offset);
+      pinet_json_string(&js, t[i].combine == PINET_SHUFFLE_ADD ? "add" : "copy");
+      pinet_json_end_array(&js);
+    }
+    pinet_json_end_array(&js);
+  }
+  pinet_json_end_array(&js);
+  pinet_json_key(&js, "link_words");
+  pinet_json_begin_array(&js);
+  for (uint32_t c = 0; c < PINET_SHUFFLE_CHANNELS(N); c++) {
+    if (totals[c] == 0) {
+      continue;
+    }
+    int32_t a = 0, b = 0;
+    pinet_shuffle_channel_ends(N, c, &a, &b);
+    pinet_json_begin_array(&js);
+    pinet_json_u64(&js, c);
+    pinet_json_i64(&js, a);
+    pinet_json_i64(&js, b);
+    pinet_json_u64(&js, totals[c]);
+    pinet_json_end_array(&js);
+  }
+  pinet_json_end_array(&js);
+  pinet_json_key(&js, "memories");
+  pinet_json_begin_array(&js);
+  for (uint32_t i = 0; i < N; i++) {
+    json_memory(&js, s, elem, pe_mem[i], (int32_t)i);
+  }
+  pinet_json_end_array(&js);
+  if (op == PINET_SHUFFLE_OP_UPLOAD) {
+    pinet_json_key(&js, "host");
+    json_memory(&js, s, elem, host_mem, PINET_SHUFFLE_HOST);
+  }
+  pinet_json_key(&js, "cycles");
+  pinet_json_u64(&js, rep->cycles);
+  pinet_json_key(&js, "cost");
+  pinet_json_begin_object(&js);
+  pinet_json_key(&js, "c");
+  pinet_json_double(&js, cp->c);
+  pinet_json_key(&js, "a");
+  pinet_json_double(&js, cp->a);
+  pinet_json_key(&js, "b");
+  pinet_json_double(&js, cp->b);
+  pinet_json_key(&js, "total");
+  pinet_json_double(&js, rep->cost);
+  pinet_json_key(&js, "pe");
+  pinet_json_double(&js, rep->cost_pe);
+  pinet_json_key(&js, "link_time");
+  pinet_json_u64(&js, rep->link_time);
+  pinet_json_key(&js, "pe_link_time");
+  pinet_json_u64(&js, rep->pe_link_time);
+  pinet_json_key(&js, "sum_time");
+  pinet_json_u64(&js, rep->sum_time);
+  pinet_json_key(&js, "words_moved");
+  pinet_json_u64(&js, rep->words_moved);
+  pinet_json_key(&js, "words_summed");
+  pinet_json_u64(&js, rep->words_summed);
+  pinet_json_key(&js, "max_link_words");
+  pinet_json_u64(&js, rep->max_channel_words);
+  pinet_json_end_object(&js);
+  pinet_json_key(&js, "bounds");
+  pinet_json_begin_object(&js);
+  pinet_json_key(&js, "hypercube");
+  pinet_json_double(&js, rep->bound_hypercube);
+  pinet_json_key(&js, "mesh");
+  pinet_json_double(&js, rep->bound_mesh);
+  pinet_json_end_object(&js);
+  pinet_json_end_object(&js);
+  pinet_json_finish(&js);
+}
+
+static void print_run_text(const pinet_shuffle_schedule *s, pinet_shuffle_elem elem,
+                           void *const *pe_mem, const void *host_mem,
+                           const pinet_shuffle_report *rep) {
+  uint32_t N = pinet_shuffle_schedule_pes(s);
+  pinet_shuffle_op op = pinet_shuffle_schedule_op(s);
+  printf("%s on %" PRIu32 " PEs, M = %" PRIu32 " words (%s): %" PRIu32 " steps (%" PRIu32
+         " with PE-to-PE transfers), %" PRIu64 " cycles\n",
+         pinet_shuffle_op_name(op), N, pinet_shuffle_schedule_words(s), k_types[elem], rep->steps,
+         rep->pe_steps, rep->cycles);
+  for (uint32_t st = 0; st < rep->steps; st++) {
+    const pinet_shuffle_transfer *t = NULL;
+    size_t nt = 0;
+    pinet_shuffle_schedule_step(s, st, &t, &nt);
+    printf("step %" PRIu32 ":", st + 1);
+    for (size_t i = 0; i < nt; i++) {
+      char a[16], b[16];
+      snprintf(a, sizeof a, t[i].src < 0 ? "host" : "%" PRId32, t[i].src);
+      snprintf(b, sizeof b, t[i].dst < 0 ? "host" : "%" PRId32, t[i].dst);
+      printf(" %s->%s[%" PRIu32 "+%" PRIu32 "%s]", a, b, t[i].dst_offset, t[i].words,
+             t[i].combine == PINET_SHUFFLE_ADD ? ",add" : "");
+    }
+    printf("\n");
+  }
+  printf("cost: total %.6g (PE part %.6g); Table 1 bounds: hypercube %.6g, mesh %.6g\n", rep->cost,
+         rep->cost_pe, rep->bound_hypercube, rep->bound_mesh);
+  for (int32_t i = (op == PINET_SHUFFLE_OP_UPLOAD ? -1 : 0); i < (int32_t)N; i++) {
+    uint32_t off = 0, w = 0;
+    pinet_shuffle_schedule_output_region(s, i, &off, &w);
+    if (i < 0) {
+      printf("host:");
+    } else {
+      printf("PE %" PRId32 ":", i);
+    }
+    for (uint32_t k = 0; k < w; k++) {
+      text_elem(stdout, elem, i < 0 ? host_mem : pe_mem[i], off + (size_t)k);
+    }
+    printf("\n");
+  }
+}
+
+static int cmd_run(int argc, char **argv) {
+  const char *ctx = "shuffle run";
+  pinet_cli_opt opts[] = {
+      {"op", 1, "OP", "bcast|bcast-host|scatter|integrate|allgather|gather|upload", NULL, 0},
+      {"pes", 1, "N", "number of PEs, a power of two in [2, 1024]", NULL, 0},
+      {"words", 1, "M", "shared words (a multiple of N; of log2 N for bcast)", NULL, 0},
+      {"input", 1, "FILE", "input rows (see docs/shuffle.md; - = stdin)", NULL, 0},
+      {"seed", 1, "S", "without --input: random values 0..999 from this seed (default 1)", NULL,
+       0},
+      {"type", 1, "T", "element type i32 (default, sums wrap mod 2^32) | f32 | f64", NULL, 0},
+      {"c", 1, "X", "cost per step (link setup), default 1", NULL, 0},
+      {"a", 1, "X", "cost per word moved, default 1", NULL, 0},
+      {"b", 1, "X", "cost per word summed, default 1", NULL, 0},
+      {"json", 0, NULL, "machine-readable output", NULL, 0},
+  };
+  size_t nopt = sizeof opts / sizeof opts[0];
+  int help = 0;
+  int rc = pinet_cli_parse(ctx, opts, nopt, argc, argv, 2, &help);
+  if (rc != PINET_EXIT_OK) {
+    return rc;
+  }
+  if (help) {
+    pinet_cli_print_help(stdout,
+                         "usage: pinet shuffle run --op OP --pes N --words M [--input FILE] "
+                         "[--type T] [--json]",
+                         opts, nopt);
+    return PINET_EXIT_OK;
+  }
+  const char *v_op = NULL, *v_pes = NULL, *v_words = NULL;
+  if ((rc = pinet_cli_require(ctx, opts, nopt, "op", &v_op)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_require(ctx, opts, nopt, "pes", &v_pes)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_require(ctx, opts, nopt, "words", &v_words)) != PINET_EXIT_OK) {
+    return rc;
+  }
+  unsigned op_index = 0, type_index = 0;
+  uint32_t pes = 0, words = 0;
+  uint64_t seed = 1;
+  pinet_shuffle_cost_params cp = pinet_shuffle_cost_unit();
+  if ((rc = pinet_cli_parse_choice(ctx, "op", v_op, k_run_ops, &op_index)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_parse_u32(ctx, "pes", v_pes, &pes)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_parse_u32(ctx, "words", v_words, &words)) != PINET_EXIT_OK) {
+    return rc;
+  }
+  pinet_cli_opt *o = pinet_cli_find(opts, nopt, "type");
+  if (o->present && (rc = pinet_cli_parse_choice(ctx, "type", o->value, k_types, &type_index)) !=
+                        PINET_EXIT_OK) {
+    return rc;
+  }
+  o = pinet_cli_find(opts, nopt, "seed");
+  if (o->present && (rc = pinet_cli_parse_u64(ctx, "seed", o->value, &seed)) != PINET_EXIT_OK) {
+    return rc;
+  }
+  const char *cost_names[3] = {"c", "a", "b"};
+  double *cost_vals[3] = {&cp.c, &cp.a, &cp.b};
+  for (int k = 0; k < 3; k++) {
+    o = pinet_cli_find(opts, nopt, cost_names[k]);
+    if (o->present &&
+        (rc = pinet_cli_parse_double(ctx, cost_names[k], o->value, cost_vals[k])) != PINET_EXIT_OK) {
+      return rc;
+    }
+  }
+  if (pinet_cli_find(opts, nopt, "input")->present && pinet_cli_find(opts, nopt, "seed")->present) {
+    return pinet_cli_usage_error(ctx, "--input and --seed exclude each other");
+  }
+  pinet_shuffle_op op = k_run_op_values[op_index];
+  pinet_shuffle_elem elem = (pinet_shuffle_elem)type_index;
+  uint32_t n = 0;
+  if (pinet_shuffle_log2(pes, &n) != PINET_OK) {
+    return pinet_cli_fail(ctx, PINET_ERR_SIZE, "--pes %" PRIu32 " is not a power of two in [2, %u]",
+                          pes, PINET_SHUFFLE_MAX_PES);
+  }
+  uint32_t quantum = 0;
+  pinet_shuffle_words_quantum(op, pes, &quantum);
+  if (words == 0 || words % quantum != 0) {
+    return pinet_cli_fail(ctx, PINET_ERR_MISMATCH,
+                          "--words %" PRIu32 " is not a positive multiple of %" PRIu32
+                          " (%s on %" PRIu32 " PEs needs M divisible by %s)",
+                          words, quantum, k_run_ops[op_index], pes,
+                          quantum == pes ? "N" : "log2 N");
+  }
+  if ((uint64_t)words * (pes + 1u) > CLI_MAX_TOTAL_WORDS) {
+    return pinet_cli_fail(ctx, PINET_ERR_RANGE,
+                          "N * M = %" PRIu64 " words is more than the CLI simulates (%u)",
+                          (uint64_t)words * pes, CLI_MAX_TOTAL_WORDS);
+  }
+  pinet_shuffle_schedule *s = NULL;
+  pinet_status st = pinet_shuffle_build(&s, op, pes, words);
+  if (st != PINET_OK) {
+    return pinet_cli_fail(ctx, st, "cannot build the %s schedule", k_run_ops[op_index]);
+  }
+  size_t rows = 0, cols = 0;
+  input_shape(op, pes, words, &rows, &cols);
+  rows_t in;
+  memset(&in, 0, sizeof in);
+  o = pinet_cli_find(opts, nopt, "input");
+  if (o->present) {
+    rc = read_rows(ctx, o->value, elem, &in);
+    if (rc == PINET_EXIT_OK && in.rows != rows) {
+      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE,
+                          "%s: %s on %" PRIu32 " PEs needs %zu row%s of %zu values, found %zu rows",
+                          o->value, k_run_ops[op_index], pes, rows, rows == 1 ? "" : "s", cols,
+                          in.rows);
+    }
+    for (size_t r = 0; rc == PINET_EXIT_OK && r < in.rows; r++) {
+      if (in.row_len[r] != cols) {
+        rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: expected %zu values, found %zu",
+                            o->value, in.row_line[r], cols, in.row_len[r]);
+      }
+    }
+  } else { /* random values from the seed */
+    in.rows = rows;
+    in.count = rows * cols;
+    in.fval = malloc((in.count ? in.count : 1) * sizeof *in.fval);
+    in.ival = malloc((in.count ? in.count : 1) * sizeof *in.ival);
+    if (in.fval == NULL || in.ival == NULL) {
+      rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "input");
+    } else {
+      pinet_rng rng;
+      pinet_rng_seed(&rng, seed);
+      for (size_t k = 0; k < in.count; k++) {
+        in.ival[k] = (uint32_t)pinet_rng_below(&rng, 1000);
+        in.fval[k] = (double)in.ival[k];
+      }
+    }
+  }
+  size_t esize = pinet_shuffle_elem_size(elem);
+  void **pe_mem = NULL;
+  void *host_mem = NULL;
+  uint32_t host_words = pinet_shuffle_schedule_host_words(s);
+  if (rc == PINET_EXIT_OK) {
+    pe_mem = calloc(pes, sizeof *pe_mem);
+    host_mem = calloc(host_words ? host_words : 1, esize);
+    int ok = pe_mem != NULL && host_mem != NULL;
+    for (uint32_t i = 0; ok && i < pes; i++) {
+      pe_mem[i] = calloc(words, esize);
+      ok = pe_mem[i] != NULL;
+    }
+    if (!ok) {
+      rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "memories");
+    }
+  }
+  if (rc == PINET_EXIT_OK) { /* place the rows where the schedule wants its input */
+    size_t k = 0;
+    for (int32_t pe = -1; pe < (int32_t)pes; pe++) {
+      uint32_t off = 0, w = 0;
+      pinet_shuffle_schedule_input_region(s, pe, &off, &w);
+      void *mem = pe < 0 ? host_mem : pe_mem[pe];
+      for (uint32_t i = 0; i < w; i++) {
+        store(elem, mem, off + (size_t)i, &in, k++);
+      }
+    }
+    st = pinet_shuffle_execute(s, elem, pe_mem, host_mem);
+    if (st != PINET_OK) {
+      rc = pinet_cli_fail(ctx, st, "execution failed");
+    }
+  }
+  if (rc == PINET_EXIT_OK) {
+    pinet_shuffle_report rep;
+    uint64_t *totals = calloc(PINET_SHUFFLE_CHANNELS(pes), sizeof *totals);
+    st = totals ? pinet_shuffle_report_compute(s, &cp, &rep) : PINET_ERR_NOMEM;
+    if (st == PINET_OK) {
+      st = pinet_shuffle_schedule_channel_words(s, totals);
+    }
+    if (st != PINET_OK) {
+      rc = pinet_cli_fail(ctx, st, "report");
+    } else if (pinet_cli_find(opts, nopt, "json")->present) {
+      print_run_json(s, elem, pe_mem, host_mem, &cp, &rep, totals);
+    } else {
+      print_run_text(s, elem, pe_mem, host_mem, &rep);
+    }
+    free(totals);
+  }
+  if (pe_mem != NULL) {
+    for (uint32_t i = 0; i < pes; i++) {
+      free(pe_mem[i]);
+    }
+  }
+  free(pe_mem);
+  free(host_mem);
+  rows_free(&in);
+  pinet_shuffle_schedule_free(s);
+  return rc;
+}
+
+/* ---- ring ------------------------------------------------------------------------------------ */
+
+static int cmd_ring(int argc, char **argv) {
+  const char *ctx = "shuffle ring";
+  pinet_cli_opt opts[] = {
+      {"pes", 1, "N", "number of PEs, a power of two in [4, 1024]", NULL, 0},
+      {"check", 1, "FILE", "check the ring in FILE (PE numbers) instead of building one", NULL, 0},
+      {"json", 0, NULL, "machine-readable output", NULL, 0},
+  };
+  size_t nopt = sizeof opts / sizeof opts[0];
+  int help = 0;
+  int rc = pinet_cli_parse(ctx, opts, nopt, argc, argv, 2, &help);
+  if (rc != PINET_EXIT_OK) {
+    return rc;
+  }
+  if (help) {
+    pinet_cli_print_help(stdout, "usage: pinet shuffle ring --pes N [--check FILE] [--json]", opts,
+                         nopt);
+    return PINET_EXIT_OK;
+  }
+  const char *v_pes = NULL;
+  uint32_t pes = 0, n = 0;
+  if ((rc = pinet_cli_require(ctx, opts, nopt, "pes", &v_pes)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_parse_u32(ctx, "pes", v_pes, &pes)) != PINET_EXIT_OK) {
+    return rc;
+  }
+  if (pinet_shuffle_log2(pes, &n) != PINET_OK || n < 2) {
+    return pinet_cli_fail(ctx, PINET_ERR_SIZE, "--pes %" PRIu32 " is not a power of two in [4, %u]",
+                          pes, PINET_SHUFFLE_MAX_PES);
+  }
+  uint32_t *ring = NULL;
+  size_t len = 0;
+  int valid = 0;
+  pinet_cli_opt *chk = pinet_cli_find(opts, nopt, "check");
+  if (chk->present) {
+    int64_t *vals = NULL;
+    size_t bad_line = 0;
+    pinet_status st = pinet_cli_read_i64_file(chk->value, &vals, &len, &bad_line);
+    if (st == PINET_ERR_PARSE) {
+      return pinet_cli_fail(ctx, st, "%s line %zu: not an integer", chk->value, bad_line);
+    }
+    if (st != PINET_OK) {
+      return pinet_cli_fail(ctx, st, "cannot read '%s'", chk->value);
+    }
+    ring = malloc((len ? len : 1) * sizeof *ring);
+    if (ring == NULL) {
+      free(vals);
+      return pinet_cli_fail(ctx, PINET_ERR_NOMEM, "ring");
+    }
+    int in_range = 1;
+    for (size_t i = 0; i < len; i++) {
+      in_range = in_range && vals[i] >= 0 && vals[i] < (int64_t)pes;
+      ring[i] = vals[i] >= 0 && vals[i] < (int64_t)pes ? (uint32_t)vals[i] : pes;
+    }
+    free(vals);
+    st = pinet_shuffle_ring_check(pes, ring, len, &valid);
+    valid = valid && in_range;
+    if (st != PINET_OK) {
+      free(ring);
+      return pinet_cli_fail(ctx, st, "check");
+    }
+  } else {
+    len = pes;
+    ring = malloc(pes * sizeof *ring);
+    pinet_status st = ring ? pinet_shuffle_ring(pes, ring) : PINET_ERR_NOMEM;
+    if (st == PINET_OK) {
+      st = pinet_shuffle_ring_check(pes, ring, len, &valid);
+    }
+    if (st != PINET_OK || !valid) {
+      free(ring);
+      return pinet_cli_fail(ctx, st != PINET_OK ? st : PINET_ERR_UNSUPPORTED, "ring construction");
+    }
+  }
+  if (pinet_cli_find(opts, nopt, "json")->present) {
+    pinet_json js;
+    pinet_json_init(&js, stdout);
+    pinet_json_begin_object(&js);
+    pinet_json_key(&js, "pes");
+    pinet_json_u64(&js, pes);
+    pinet_json_key(&js, "ring");
+    pinet_json_begin_array(&js);
+    for (size_t i = 0; i < len; i++) {
+      pinet_json_u64(&js, ring[i]);
+    }
+    pinet_json_end_array(&js);
+    pinet_json_key(&js, "valid");
+    pinet_json_bool(&js, valid);
+    pinet_json_end_object(&js);
+    pinet_json_finish(&js);
+  } else {
+    for (size_t i = 0; i < len; i++) {
+      printf("%s%" PRIu32, i ? " " : "", ring[i]);
+    }
+    printf("\n%s\n", valid ? "valid Hamiltonian ring" : "NOT a Hamiltonian ring");
+  }
+  free(ring);
+  if (!valid) {
+    fprintf(stderr, "pinet: %s: the ring is not a Hamiltonian cycle of the %" PRIu32
+                    "-PE de Bruijn graph\n", ctx, pes);
+    return PINET_EXIT_FAIL;
+  }
+  return PINET_EXIT_OK;
+}
+
+/* ---- draw ------------------------------------------------------------------------------------ */
+
+static void write_dot(FILE *f, uint32_t pes, const uint32_t *ring) {
+  fprintf(f, "// static perfect-shuffle network, N = %" PRIu32 " (pinet shuffle draw)\n", pes);
+  fprintf(f, "// edge label = link number l: PE floor(l/2) -> PE l mod N; links are bidirectional\n");
+  fprintf(f, "digraph shuffle%" PRIu32 " {\n  layout=circo;\n  node [shape=circle];\n", pes);
+  fprintf(f, "  host [shape=box];\n  host -> 0 [dir=both, style=bold, label=\"host\"];\n");
+  for (uint32_t i = 0; i < pes; i++) {
+    fprintf(f, "  %" PRIu32 ";\n", i);
+  }
+  for (uint32_t l = 0; l < 2u * pes; l++) {
+    uint32_t a = l / 2u, b = l % pes;
+    int on_ring = 0;
+    for (uint32_t r = 0; ring != NULL && r < pes; r++) {
+      uint32_t x = ring[r], y = ring[(r + 1u) % pes];
+      /* the ring exchange uses the forward link if x -> y is one, else y -> x */
+      int fwd = (2u * x) % pes == y || (2u * x + 1u) % pes == y;
+      uint32_t link = fwd ? ((2u * x) % pes == y ? 2u * x : 2u * x + 1u)
+                          : ((2u * y) % pes == x ? 2u * y : 2u * y + 1u);
+      on_ring = on_ring || link == l;
+    }
+    fprintf(f, "  %" PRIu32 " -> %" PRIu32 " [label=\"%" PRIu32 "\"%s];\n", a, b, l,
+            on_ring ? ", color=red, penwidth=2" : "");
+  }
+  fprintf(f, "}\n");
+}
+
+/* The full path of `prog` on PATH, or 0. */
+static int find_on_path(const char *prog, char *out, size_t cap) {
+  const char *path = getenv("PATH");
+  if (path == NULL) {
+    return 0;
+  }
+  while (*path != '\0') {
+    const char *colon = strchr(path, ':');
+    size_t dlen = colon ? (size_t)(colon - path) : strlen(path);
+    if (dlen > 0 && (size_t)snprintf(out, cap, "%.*s/%s", (int)dlen, path, prog) < cap &&
+        access(out, X_OK) == 0) {
+      return 1;
+    }
+    path += dlen + (colon ? 1 : 0);
+  }
+  return 0;
+}
+
+static int cmd_draw(int argc, char **argv) {
+  const char *ctx = "shuffle draw";
+  pinet_cli_opt opts[] = {
+      {"pes", 1, "N", "number of PEs, a power of two in [2, 1024]", NULL, 0},
+      {"out", 1, "PREFIX", "write PREFIX.dot (+ PREFIX.svg); '-' = DOT to stdout (default "
+                           "shuffle-N)", NULL, 0},
+      {"ring", 0, NULL, "highlight the embedded ring (N >= 4)", NULL, 0},
+      {"json", 0, NULL, "machine-readable output (the files written)", NULL, 0},
+  };
+  size_t nopt = sizeof opts / sizeof opts[0];
+  int help = 0;
+  int rc = pinet_cli_parse(ctx, opts, nopt, argc, argv, 2, &help);
+  if (rc != PINET_EXIT_OK) {
+    return rc;
+  }
+  if (help) {
+    pinet_cli_print_help(stdout, "usage: pinet shuffle draw --pes N [--out PREFIX] [--ring]", opts,
+                         nopt);
+    return PINET_EXIT_OK;
+  }
+  const char *v_pes = NULL;
+  uint32_t pes = 0, n = 0;
+  if ((rc = pinet_cli_require(ctx, opts, nopt, "pes", &v_pes)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_parse_u32(ctx, "pes", v_pes, &pes)) != PINET_EXIT_OK) {
+    return rc;
+  }
+  if (pinet_shuffle_log2(pes, &n) != PINET_OK) {
+    return pinet_cli_fail(ctx, PINET_ERR_SIZE, "--pes %" PRIu32 " is not a power of two in [2, %u]",
+                          pes, PINET_SHUFFLE_MAX_PES);
+  }
+  uint32_t *ring = NULL;
+  if (pinet_cli_find(opts, nopt, "ring")->present) {
+    if (n < 2) {
+      return pinet_cli_fail(ctx, PINET_ERR_SIZE, "--ring needs N >= 4");
+    }
+    ring = malloc(pes * sizeof *ring);
+    pinet_status st = ring ? pinet_shuffle_ring(pes, ring) : PINET_ERR_NOMEM;
+    if (st != PINET_OK) {
+      free(ring);
+      return pinet_cli_fail(ctx, st, "ring");
+    }
+  }
+  char prefix[4096];
+  pinet_cli_opt *o = pinet_cli_find(opts, nopt, "out");
+  snprintf(prefix, sizeof prefix, "%s", o->present ? o->value : "");
+  if (!o->present) {
+    snprintf(prefix, sizeof prefix, "shuffle-%" PRIu32, pes);
+  }
+  int json = pinet_cli_find(opts, nopt, "json")->present;
+  if (strcmp(prefix, "-") == 0) {
+    write_dot(stdout, pes, ring);
+    free(ring);
+    return PINET_EXIT_OK;
+  }
+  char dot_path[4200], svg_path[4200], dot_prog[4096];
+  snprintf(dot_path, sizeof dot_path, "%s.dot", prefix);
+  snprintf(svg_path, sizeof svg_path, "%s.svg", prefix);
+  FILE *f = fopen(dot_path, "w");
+  if (f == NULL) {
+    free(ring);
+    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot write '%s': %s", dot_path, strerror(errno));
+  }
+  write_dot(f, pes, ring);
+  free(ring);
+  if (fclose(f) != 0) {
+    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot write '%s'", dot_path);
+  }
+  int have_svg = 0;
+  if (find_on_path("dot", dot_prog, sizeof dot_prog)) {
+    char *args[] = {dot_prog, "-Tsvg", dot_path, "-o", svg_path, NULL};
+    pid_t pid;
+    if (posix_spawn(&pid, dot_prog, NULL, NULL, args, environ) == 0) {
+      int status = 0;
+      if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        have_svg = 1;
+      }
+    }
+    if (!have_svg) {
+      fprintf(stderr, "pinet: %s: warning: dot failed, no SVG written\n", ctx);
+    }
+  }
+  if (json) {
+    pinet_json js;
+    pinet_json_init(&js, stdout);
+    pinet_json_begin_object(&js);
+    pinet_json_key(&js, "pes");
+    pinet_json_u64(&js, pes);
+    pinet_json_key(&js, "dot");
+    pinet_json_string(&js, dot_path);
+    pinet_json_key(&js, "svg");
+    if (have_svg) {
+      pinet_json_string(&js, svg_path);
+    } else {
+      pinet_json_null(&js);
+    }
+    pinet_json_end_object(&js);
+    pinet_json_finish(&js);
+  } else {
+    printf("wrote %s%s%s\n", dot_path, have_svg ? " and " : "", have_svg ? svg_path : "");
+  }
+  return PINET_EXIT_OK;
+}
+
+int pinet_cli_shuffle(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    print_area_help(argc < 2 ? stderr : stdout);
+    return argc < 2 ? PINET_EXIT_USAGE : PINET_EXIT_OK;
+  }
+  if (strcmp(argv[1], "run") == 0) {
+    return cmd_run(argc, argv);
+  }
+  if (strcmp(argv[1], "ring") == 0) {
+    return cmd_ring(argc, argv);
+  }
+  if (strcmp(argv[1], "draw") == 0) {
+    return cmd_draw(argc, argv);
+  }
+  return pinet_cli_usage_error("shuffle", "unknown command '%s'", argv[1]);
+}

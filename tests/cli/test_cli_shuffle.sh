@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# test_cli_shuffle.sh - the `pinet shuffle` CLI contract: `run` JSON keys and values against a
+# model written here in Python (step counts of Propositions 1-4, the literal N = 8 scatter of
+# SPEC §2, per-link loads, direct sums modulo 2^32 and concatenations), `ring` against a
+# Hamiltonian-cycle checker and the paper's N = 32 ring, `draw` output, and the one-line errors
+# with their exit codes for bad input.
+# Usage: bash test_cli_shuffle.sh PATH/TO/pinet
+set -euo pipefail
+PINET=${1:?usage: test_cli_shuffle.sh PATH/TO/pinet}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+SEED=${PINET_TEST_SEED:-7310}
+echo "test_cli_shuffle: seed $SEED"
+
+python3 - "$PINET" "$WORK" "$SEED" <<'PY'
+import json, math, os, random, subprocess, sys
+
+pinet, work, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rng = random.Random(seed)
+fails = 0
+
+def check(cond, what):
+    global fails
+    if not cond:
+        fails += 1
+        print(f"FAIL: {what} (seed {seed})")
+
+def run(*args, expect=0):
+    p = subprocess.run([pinet, "shuffle", *map(str, args)], capture_output=True, text=True)
+    if p.returncode != expect:
+        raise SystemExit(f"FAIL: pinet shuffle {' '.join(map(str, args))} exited {p.returncode}, "
+                         f"expected {expect}: {p.stderr}")
+    return p
+
+def run_json(*args):
+    return json.loads(run(*args, "--json").stdout)
+
+def write(name, rows):
+    path = os.path.join(work, name)
+    with open(path, "w") as f:
+        for r in rows:
+            f.write(" ".join(map(str, r)) + "\n")
+    return path
+
+def s32(x):
+    x &= 0xffffffff
+    return x - (1 << 32) if x >= 1 << 31 else x
+
+# ---- run: every op, several N, random data -------------------------------------------------
+def steps_of(op, n):
+    return {"bcast": 2 * n - 1, "bcast-host": 2 * n, "scatter": n + 1, "integrate": n,
+            "allgather": n, "gather": n, "upload": n + 1}[op]
+
+for n in range(1, 8):
+    N = 1 << n
+    for op in ["bcast", "bcast-host", "scatter", "integrate", "allgather", "gather", "upload"]:
+        k = rng.randint(1, 3)
+        M = (n if op.startswith("bcast") else N) * k
+        S = M // N if not op.startswith("bcast") else None
+        if op == "integrate":
+            rows = [[rng.randint(-2**31, 2**32 - 1) for _ in range(M)] for _ in range(N)]
+        elif op in ("allgather", "gather", "upload"):
+            rows = [[rng.randint(-2**31, 2**31 - 1) for _ in range(S)] for _ in range(N)]
+        else:
+            rows = [[rng.randint(-2**31, 2**31 - 1) for _ in range(M)]]
+        path = write(f"{op}_{N}.txt", rows)
+        j = run_json("run", "--op", op, "--pes", N, "--words", M, "--input", path)
+        what = f"{op} N={N} M={M}"
+        check(j["op"] == op and j["pes"] == N and j["words"] == M, f"{what}: header")
+        check(j["steps"] == steps_of(op, n) == len(j["schedule"]), f"{what}: steps {j['steps']}")
+        mem = j["memories"]
+        check(len(mem) == N, f"{what}: {len(mem)} memories")
+        if op == "integrate":
+            total = [s32(sum(r[x] for r in rows)) for x in range(M)]
+            for i in range(N):
+                check(mem[i] == total[i * S:(i + 1) * S], f"{what}: PE {i} segment sum")
+        elif op == "allgather":
+            cat = [s32(v) for r in rows for v in r]
+            check(all(m == cat for m in mem), f"{what}: concatenation in every PE")
+        elif op in ("gather", "upload"):
+            cat = [s32(v) for r in rows for v in r]
+            check(mem[0] == cat, f"{what}: PE 0 holds the concatenation")
+            check(all(m == [] for m in mem[1:]), f"{what}: other PEs empty")
+            if op == "upload":
+                check(j.get("host") == cat, f"{what}: host holds the concatenation")
+        elif op == "scatter":
+            data = rows[0]
+            for i in range(N):
+                check(mem[i] == data[i * S:(i + 1) * S], f"{what}: PE {i} segment")
+        else:
+            check(all(m == rows[0] for m in mem), f"{what}: broadcast copies")
+        # link loads: a directed channel per [src, dst] can repeat only between parallel links,
+        # so sum per step over (src, dst) and compare per-step maxima with the propositions
+        sched = j["schedule"]
+        for st, step in enumerate(sched, 1):
+            for src, dst, w in step:
+                check(-1 <= src < N and -1 <= dst < N and w > 0, f"{what}: transfer {src}->{dst}")
+                if src >= 0 and dst >= 0:
+                    check(dst in ((2 * src) % N, (2 * src + 1) % N) or
+                          src in ((2 * dst) % N, (2 * dst + 1) % N), f"{what}: {src}->{dst} no link")
+                else:
+                    check({src, dst} == {-1, 0}, f"{what}: host link only to PE 0")
+            words = [w for _, _, w in step]
+            if op in ("integrate", "allgather"):
+                ref = M >> st if op == "integrate" else M >> (n + 1 - st)
+                check(len(step) == 2 * N and set(words) == {ref}, f"{what}: step {st} loads")
+            if op == "bcast":
+                check(set(words) == {M // n}, f"{what}: packets of M/log N")
+            if op == "scatter" and st >= 2:
+                check(max(w for s_, d_, w in step if s_ >= 0) == M >> (st - 1),
+                      f"{what}: step {st} busiest link M/2^(i-1)")
+        if op in ("integrate", "allgather"):
+            lw = j["link_words"]
+            check(len(lw) == 2 * N and all(e[3] == M - M // N for e in lw),
+                  f"{what}: every link carries (1 - 1/N) M")
+        c = j["cost"]
+        if op == "integrate":
+            ref = n + 2 * (M - M // N)
+            check(abs(c["total"] - ref) < 1e-9 and abs(j["bounds"]["hypercube"] - ref) < 1e-9,
+                  f"{what}: unit cost {c['total']} vs log N + 2 (1 - 1/N) M")
+        check(j["cycles"] == j["steps"] + c["link_time"], f"{what}: cycles = steps + sum L_s")
+
+# the literal N = 8 scatter of SPEC §2 (segments of S words)
+S = 2
+j = run_json("run", "--op", "scatter", "--pes", 8, "--words", 8 * S, "--seed", 5)
+lit = [[[-1, 0, 4]], [[0, 1, 4], [-1, 0, 2]], [[1, 2, 2], [1, 3, 2], [0, 1, 2], [-1, 0, 1]],
+       [[2, 4, 1], [2, 5, 1], [3, 6, 1], [3, 7, 1], [1, 2, 1], [1, 3, 1], [0, 1, 1], [-1, 0, 1]]]
+check(j["schedule"] == [[[a, b, w * S] for a, b, w in st] for st in lit], "N=8 scatter literal")
+
+# float types: integrate sums in the paper's tree order; here only closeness is checked
+rows = [[rng.random() for _ in range(16)] for _ in range(8)]
+path = write("f.txt", [[repr(v) for v in r] for r in rows])
+for t in ("f32", "f64"):
+    j = run_json("run", "--op", "integrate", "--pes", 8, "--words", 16, "--input", path, "--type", t)
+    for i in range(8):
+        for x in range(2):
+            ref = sum(r[i * 2 + x] for r in rows)
+            check(abs(j["memories"][i][x] - ref) <= 1e-6 * ref, f"{t} integrate PE {i}")
+
+# text output, input from stdin
+p = subprocess.run([pinet, "shuffle", "run", "--op", "allgather", "--pes", "4", "--words", "4",
+                    "--input", "-"], input="1\n2\n3\n4\n", capture_output=True, text=True)
+check(p.returncode == 0 and "PE 3: 1 2 3 4" in p.stdout, f"text output / stdin: {p.stdout!r}")
+
+# ---- ring ----------------------------------------------------------------------------------
+def ring_ok(N, ring):
+    if sorted(ring) != list(range(N)):
+        return False
+    for i in range(N):
+        a, b = ring[i], ring[(i + 1) % N]
+        if not (b in ((2 * a) % N, (2 * a + 1) % N) or a in ((2 * b) % N, (2 * b + 1) % N)):
+            return False
+    return True
+
+for n in range(2, 11):
+    N = 1 << n
+    j = run_json("ring", "--pes", N)
+    check(ring_ok(N, j["ring"]) and j["valid"] is True, f"ring N={N}")
+paper = [16, 0, 1, 2, 5, 18, 4, 9, 19, 25, 12, 6, 13, 26, 29, 30, 31, 15, 7, 3, 17, 8, 20, 10,
+         21, 11, 22, 27, 23, 14, 28, 24]
+check(ring_ok(32, paper), "the paper's ring passes the script's checker")
+j = json.loads(run("ring", "--pes", 32, "--check", write("paper.txt", [paper]), "--json").stdout)
+check(j["valid"] is True and j["ring"] == paper, "the paper's N = 32 ring validates")
+broken = paper[:]
+broken[3], broken[4] = broken[4], broken[3]
+check(not ring_ok(32, broken), "broken ring is broken")
+p = run("ring", "--pes", 32, "--check", write("broken.txt", [broken]), "--json", expect=1)
+check(json.loads(p.stdout)["valid"] is False, "a broken ring is reported invalid (exit 1)")
+
+# ---- draw ----------------------------------------------------------------------------------
+p = run("draw", "--pes", 8, "--out", "-", "--ring")
+dot = p.stdout
+check(dot.lstrip("/ \n").count("digraph") == 1 and dot.count("->") >= 16 + 1, "DOT text")
+for l in range(16):
+    check(f"{l // 2} -> {l % 8} [label=\"{l}\"" in dot, f"DOT link {l}")
+prefix = os.path.join(work, "net")
+j = run_json("draw", "--pes", 16, "--out", prefix)
+check(j["dot"] == prefix + ".dot" and os.path.exists(prefix + ".dot"), "draw writes the DOT file")
+if j["svg"] is not None:
+    check(open(j["svg"]).read().lstrip().startswith("<?xml") or "<svg" in open(j["svg"]).read(),
+          "SVG file")
+
+# ---- bad input: one line on stderr, non-zero exit ------------------------------------------
+def bad(args, code, needle, stdin=None):
+    p = subprocess.run([pinet, "shuffle", *map(str, args)], capture_output=True, text=True,
+                       input=stdin)
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == code, f"{args}: exit {p.returncode}, expected {code} ({p.stderr.strip()})")
+    check(len(lines) == 1 and lines[0].startswith("pinet: ") and needle in lines[0],
+          f"{args}: stderr {p.stderr!r} should be one line mentioning {needle!r}")
+    check(p.stdout == "", f"{args}: nothing on stdout")
+
+good = write("good8x8.txt", [[1] * 8] * 8)
+bad(["run", "--op", "integrate", "--pes", 6, "--words", 12, "--input", good], 3, "power of two")
+bad(["run", "--op", "integrate", "--pes", 2048, "--words", 2048], 3, "power of two")
+bad(["run", "--op", "integrate", "--pes", 8, "--words", 12, "--input", good], 3, "multiple of 8")
+bad(["run", "--op", "bcast", "--pes", 8, "--words", 8], 3, "multiple of 3")
+bad(["run", "--op", "scatter", "--pes", 8, "--words", 0], 3, "multiple")
+bad(["run", "--op", "integrate", "--pes", 8, "--words", 8, "--input", write("r7.txt", [[1] * 8] * 7)],
+    4, "found 7 rows")
+bad(["run", "--op", "integrate", "--pes", 8, "--words", 8,
+     "--input", write("short.txt", [[1] * 8] * 7 + [[1] * 7])], 4, "expected 8 values, found 7")
+bad(["run", "--op", "allgather", "--pes", 4, "--words", 8,
+     "--input", write("x.txt", [[1, 2], [3, "x"], [5, 6], [7, 8]])], 4, "line 2")
+bad(["run", "--op", "allgather", "--pes", 4, "--words", 8,
+     "--input", write("big.txt", [[1, 2], [3, 2**32], [5, 6], [7, 8]])], 4, "32 bits")
+bad(["run", "--op", "scatter", "--pes", 4, "--words", 8, "--input", os.path.join(work, "nope")],
+    4, "cannot read")
+bad(["run", "--op", "scatter", "--pes", 4, "--words", 8, "--input", write("two.txt", [[1] * 8] * 2)],
+    4, "needs 1 row of 8 values, found 2 rows")
+bad(["run", "--op", "reduce", "--pes", 4, "--words", 8], 2, "reduce")
+bad(["run", "--op", "scatter", "--pes", 4], 2, "--words")
+bad(["run", "--op", "scatter", "--pes", "four", "--words", 8], 2, "four")
+bad(["run", "--op", "scatter", "--pes", 4, "--words", 8, "--type", "i64"], 2, "i64")
+bad(["ring", "--pes", 2], 3, "power of two in [4")
+bad(["ring", "--pes", 24], 3, "power of two")
+bad(["draw", "--pes", 3], 3, "power of two")
+bad(["frobnicate"], 2, "frobnicate")
+
+print(f"test_cli_shuffle: {fails} failure(s)")
+sys.exit(1 if fails else 0)
+PY
