@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# test_cli_histogram.sh - the `pinet histogram` contract: the JSON keys, the histogram against a
+# count done here (text files, PGM P2/P5 and a PNG written here with Python's zlib), the
+# data-independent costs against the paper's B - 1 + log(M/B), the worst case against equations
+# (4)+(5) and (14), the curves files (CSV columns, SVG well-formed), and one-line errors with the
+# documented exit codes for bad input.
+# Usage: bash test_cli_histogram.sh PATH/TO/pinet
+set -euo pipefail
+PINET=${1:?usage: test_cli_histogram.sh PATH/TO/pinet}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+SEED=${PINET_TEST_SEED:-6006}
+echo "test_cli_histogram: seed $SEED"
+
+python3 - "$PINET" "$WORK" "$SEED" <<'PY'
+import csv, json, math, os, random, struct, subprocess, sys, zlib
+import xml.etree.ElementTree as ET
+
+pinet, work, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rng = random.Random(seed)
+fails = 0
+
+def check(cond, what):
+    global fails
+    if not cond:
+        fails += 1
+        print(f"FAIL: {what} (seed {seed})")
+
+def run(*args, ok=True):
+    p = subprocess.run([pinet, "histogram", *map(str, args)], capture_output=True, text=True)
+    if ok and p.returncode != 0:
+        raise SystemExit(f"FAIL: pinet histogram {' '.join(map(str, args))} exited {p.returncode}: {p.stderr}")
+    return p
+
+def js(*args):
+    return json.loads(run(*args, "--json").stdout)
+
+def count(values, bins):
+    h = [0] * bins
+    for v in values:
+        h[v] += 1
+    return h
+
+def lg(v):
+    return v.bit_length() - 1
+
+# ---- text input, every algorithm, several shapes ------------------------------------------
+for pes, bins, n in [(16, 64, 48), (4, 256, 7), (64, 16, 200), (1, 8, 5), (256, 256, 256)]:
+    vals = [rng.randrange(bins) for _ in range(n)]
+    path = os.path.join(work, f"v_{pes}_{bins}.txt")
+    with open(path, "w") as f:
+        f.write("\n".join(map(str, vals)) + "\n")
+    want = count(vals, bins)
+    p = -(-n // pes)
+    for algo in ("independent", "dependent1", "dependent2"):
+        out = js("--pes", pes, "--bins", bins, "--input", path, "--algo", algo)
+        for key in ("histogram", "transfers_max", "additions_max", "steps"):
+            check(key in out, f"key {key} missing")
+        check(out["histogram"] == want, f"M={pes} B={bins} {algo}: histogram differs")
+        check(out["steps"] == lg(pes), f"M={pes} B={bins} {algo}: steps {out['steps']}")
+        if algo == "independent":
+            tr = bins - 1 + lg(pes // bins) if pes >= bins else bins - bins // pes
+            check(out["transfers_max"] == tr, f"M={pes} B={bins}: transfers {out['transfers_max']} want {tr}")
+            check(out["additions_max"] == p + tr, f"M={pes} B={bins}: additions {out['additions_max']} want {p + tr}")
+        else:
+            r = max(0, math.floor(math.log2(bins / p) / 2))
+            check(out["r"] == min(r, min(lg(bins), lg(pes))), f"M={pes} B={bins} {algo}: r {out['r']}")
+
+# ---- worst case: equations (4)+(5), (12)+(13), (14) for B = 256, p = 1 ------------------------
+out = js("--pes", 256, "--bins", 256, "--generate", "worst", "--pixels", 256, "--algo", "dependent2")
+r = 4
+check(out["phase2_transfers_max"] == 2 * (2**r - 1) + 256 // 2**r - 1, "worst case transfers != (4)+(5) = 45")
+check(out["phase2_ops_max"] == 3 + 5 * (1 + 2 + 4) + 8 + 15, "worst case approach-2 operations != (12)+(13) = 61")
+check(out["list_words_max"] == 2**r - 1, "worst case list words != (14) = 15")
+out1 = js("--pes", 256, "--bins", 256, "--generate", "worst", "--pixels", 256, "--algo", "dependent1")
+check(out1["phase2_ops_max"] == 15 + 255, "worst case approach-1 operations != (8)+(9)+(10) = 270")
+rand = js("--pes", 64, "--bins", 64, "--generate", "random", "--pixels", 640, "--seed", 3)
+check(sum(rand["histogram"]) == 640, "random: counts do not add up to N")
+
+# ---- images: PGM P5, P2 and PNG built here ----------------------------------------------------
+w, h = 16, 8
+img = [rng.randrange(256) for _ in range(w * h)]
+with open(os.path.join(work, "a.pgm"), "wb") as f:
+    f.write(b"P5\n# made by the test\n%d %d\n255\n" % (w, h) + bytes(img))
+with open(os.path.join(work, "b.pgm"), "w") as f:
+    f.write(f"P2\n{w} {h}\n255\n" + " ".join(map(str, img)) + "\n")
+def png_chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff)
+raw = b"".join(b"\x00" + bytes(img[y * w:(y + 1) * w]) for y in range(h))
+png = (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0))
+       + png_chunk(b"IDAT", zlib.compress(raw)) + png_chunk(b"IEND", b""))
+with open(os.path.join(work, "c.png"), "wb") as f:
+    f.write(png)
+want = count(img, 256)
+for name in ("a.pgm", "b.pgm", "c.png"):
+    p = run("--pes", 32, "--bins", 256, "--input", os.path.join(work, name), "--algo", "dependent1", "--json", ok=False)
+    if name == "c.png" and p.returncode == 4 and "libpng" in p.stderr:
+        continue  # a build without libpng says so
+    check(p.returncode == 0, f"{name}: exit {p.returncode}: {p.stderr}")
+    if p.returncode == 0:
+        check(json.loads(p.stdout)["histogram"] == want, f"{name}: histogram differs")
+
+# ---- curves --------------------------------------------------------------------------------
+cdir = os.path.join(work, "curves")
+os.mkdir(cdir)
+p = run("curves", "--out", cdir)
+for name in ("histogram_curves.csv", "histogram_fig1.svg", "histogram_fig2.svg", "histogram_fig3.svg"):
+    path = os.path.join(cdir, name)
+    check(os.path.exists(path), f"curves: {name} not written")
+    check(path in p.stdout, f"curves: does not say it wrote {path}")
+rows = list(csv.DictReader(open(os.path.join(cdir, "histogram_curves.csv"))))
+check(len(rows) == 64, f"curves: {len(rows)} rows, want 64")
+for row in rows:
+    pp = int(row["p"])
+    r = max(0, math.floor(math.log2(256 / pp) / 2))
+    want_t = 2 * pp * (2**r - 1) + 256 // 2**r - 1
+    check(int(row["transfers_dependent_eq"]) == want_t, f"curves p={pp}: transfers eq")
+    for a, b in (("transfers_dependent_eq", "transfers_dependent_sim"), ("ops_approach1_eq", "ops_approach1_sim"),
+                 ("ops_approach2_eq", "ops_approach2_sim"), ("list_words_eq", "list_words_sim")):
+        check(row[a] == row[b], f"curves p={pp}: {a} {row[a]} != {b} {row[b]}")
+for name in ("histogram_fig1.svg", "histogram_fig2.svg", "histogram_fig3.svg"):
+    root = ET.parse(os.path.join(cdir, name)).getroot()
+    check(root.tag.endswith("svg"), f"{name}: root is {root.tag}")
+    texts = [t.text for t in root.iter() if t.tag.endswith("text")]
+    check(any(t and "pixels per processor" in t for t in texts), f"{name}: no x-axis label")
+    check(sum(1 for t in root.iter() if t.tag.endswith("polyline")) >= 2, f"{name}: fewer than 2 curves")
+pj = json.loads(run("curves", "--out", cdir, "--json").stdout)
+check(len(pj["files"]) == 4, "curves --json lists 4 files")
+
+# ---- bad input: one line on stderr, documented exit codes ------------------------------------
+bad_txt = os.path.join(work, "bad.txt")
+with open(bad_txt, "w") as f:
+    f.write("1\n2\n300\n")
+junk_txt = os.path.join(work, "junk.txt")
+with open(junk_txt, "w") as f:
+    f.write("1\n2x\n")
+empty_txt = os.path.join(work, "empty.txt")
+open(empty_txt, "w").close()
+trunc = os.path.join(work, "trunc.pgm")
+with open(trunc, "wb") as f:
+    f.write(b"P5\n16 8\n255\n" + bytes(10))
+cases = [
+    (["--pes", 12, "--bins", 256, "--input", bad_txt], 3, "power of two"),
+    (["--pes", 16, "--bins", 100, "--input", bad_txt], 3, "power of two"),
+    (["--pes", 16, "--bins", 256, "--input", bad_txt], 3, "outside 0..255"),
+    (["--pes", 16, "--bins", 128, "--input", os.path.join(work, "a.pgm")], 3, "pixel"),
+    (["--pes", 16, "--bins", 256, "--input", junk_txt], 4, "line 2"),
+    (["--pes", 16, "--bins", 256, "--input", empty_txt], 3, "no pixel values"),
+    (["--pes", 16, "--bins", 256, "--input", os.path.join(work, "missing.txt")], 4, "cannot open"),
+    (["--pes", 16, "--bins", 256, "--input", trunc], 4, "cannot read the image"),
+    (["--pes", 16, "--bins", 256, "--input", bad_txt, "--algo", "fast"], 2, "not one of"),
+    (["--pes", 16, "--bins", 256], 2, "exactly one of"),
+    (["--pes", 16, "--bins", 256, "--generate", "worst", "--pixels", 17], 3, "multiple"),
+    (["--pes", 16, "--bins", 256, "--generate", "random", "--pixels", 0], 3, "--pixels"),
+    (["--pes", -4, "--bins", 256, "--generate", "random", "--pixels", 5], 2, "non-negative"),
+    (["--bins", 256, "--input", bad_txt], 2, "--pes"),
+    (["curves", "--bogus"], 2, "unknown option"),
+    (["curves", "--out", os.path.join(work, "no", "such")], 4, "cannot write"),
+]
+for args, code, text in cases:
+    p = run(*args, ok=False)
+    lines = p.stderr.strip().splitlines()
+    check(p.returncode == code, f"{args}: exit {p.returncode}, want {code} ({p.stderr.strip()})")
+    check(len(lines) == 1 and lines[0].startswith("pinet: histogram") and text in lines[0],
+          f"{args}: stderr {p.stderr!r} should be one line mentioning '{text}'")
+check(run("--help").stdout.startswith("usage: pinet histogram"), "--help")
+
+if fails:
+    raise SystemExit(f"test_cli_histogram: {fails} failure(s)")
+print("test_cli_histogram: ok")
+PY
