@@ -7,7 +7,8 @@ rm -rf "$work" && mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 cmake -S "$src" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/build" >/dev/null
-LD_LIBRARY_PATH="$work/prefix/lib:$work/prefix/lib64:${LD_LIBRARY_PATH:-}" "$work/build/consumer_cmake"
+export LD_LIBRARY_PATH="$work/prefix/lib:$work/prefix/lib64:${LD_LIBRARY_PATH:-}"
+"$work/build/consumer_cmake"
 pcdir=$(dirname "$(find "$work/prefix" -name pinet.pc | head -n 1)")
 # shellcheck disable=SC2046
 cc -std=c11 -Wall -Werror -o "$work/consumer_pc" "$src/consumer.c" \

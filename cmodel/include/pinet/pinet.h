@@ -6,6 +6,10 @@
 #include "pinet/status.h"
 #include "pinet/rng.h"
 #include "pinet/rta.h"
+#include "pinet/shuffle.h"
+#include "pinet/histogram.h"
+#include "pinet/hostscatter.h"
+#include "pinet/image.h"
 
 #ifdef __cplusplus
 extern "C" {
