@@ -1,0 +1,129 @@
+/* bench_recon.c - timing driver for bench/recon_bench.sh (prints figures; never a test).
+ *
+ *   bench_recon fbp SINO V D N OUT REPS   FBP of a raw float32 sinogram (V views x D bins) to an
+ *                                         N x N raw float32 image; best of REPS runs
+ *   bench_recon em  N V DIR REPS          builds the N x N, V-view parallel-beam matrix, writes
+ *                                         DIR/{ptr.i64,idx.i32,val.f32,counts.f64,lam0.f64,
+ *                                         sens.f64,lam1.f64} and times one EM iteration
+ * Each prints one line of key=value figures on stdout. Single-threaded; times are the thread's
+ * CPU time (best of REPS). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pinet/recon.h"
+#include "pinet/recon_io.h"
+
+/* CPU time of this thread: on a shared machine it does not count the time others run. */
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int write_bin(const char *dir, const char *name, const void *data, size_t bytes) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "wb");
+  if (f == NULL) return 1;
+  int ok = fwrite(data, 1, bytes, f) == bytes;
+  ok &= fclose(f) == 0;
+  return ok ? 0 : 1;
+}
+
+static int bench_fbp(char **argv) {
+  uint32_t v = (uint32_t)atoi(argv[3]), d = (uint32_t)atoi(argv[4]), n = (uint32_t)atoi(argv[5]);
+  int reps = atoi(argv[7]);
+  pinet_pb_geom g;
+  if (pinet_pb_geom_init(&g, n, v, d) != PINET_OK || reps < 1) {
+    fprintf(stderr, "bench_recon: bad geometry\n");
+    return 2;
+  }
+  float *sino = malloc((size_t)v * d * sizeof *sino), *img = malloc((size_t)n * n * sizeof *img);
+  if (sino == NULL || img == NULL || pinet_raw_read_f32(argv[2], sino, (size_t)v * d, NULL) != PINET_OK) {
+    fprintf(stderr, "bench_recon: cannot read %s\n", argv[2]);
+    return 4;
+  }
+  double t0 = now_s();
+  pinet_fbp *p = NULL;
+  if (pinet_fbp_create(&g, PINET_FILTER_RAMP, &p) != PINET_OK) return 5;
+  double t_create = now_s() - t0, best = 1e30;
+  for (int r = 0; r < reps; r++) {
+    double t = now_s();
+    if (pinet_fbp_run(p, sino, img) != PINET_OK) return 5;
+    t = now_s() - t;
+    if (t < best) best = t;
+  }
+  if (pinet_raw_write_f32(argv[6], img, (size_t)n * n) != PINET_OK) return 4;
+  printf("pinet_fbp_s=%.6f pinet_fbp_create_s=%.6f\n", best, t_create);
+  pinet_fbp_free(p);
+  free(sino);
+  free(img);
+  return 0;
+}
+
+static int bench_em(char **argv) {
+  uint32_t n = (uint32_t)atoi(argv[2]), v = (uint32_t)atoi(argv[3]);
+  const char *dir = argv[4];
+  int reps = atoi(argv[5]);
+  pinet_pb_geom g;
+  if (pinet_pb_geom_init(&g, n, v, n) != PINET_OK || reps < 1) return 2;
+  double t0 = now_s();
+  pinet_sysmat *m = NULL;
+  if (pinet_sysmat_create_parallel(&g, PINET_BOXES_DISK, &m) != PINET_OK) return 5;
+  double t_build = now_s() - t0;
+  pinet_csr bt = pinet_sysmat_by_tube(m);
+  const uint32_t T = bt.rows, B = bt.cols;
+  const uint32_t *tl = pinet_sysmat_tube_line(m);
+  const pinet_ellipse *e;
+  size_t ne;
+  pinet_phantom_shepp_logan(&e, &ne);
+  double *counts = malloc(T * sizeof *counts);
+  for (uint32_t t = 0; t < T; t++) { /* exact line integrals x 100 counts per unit, rounded */
+    double th = 3.14159265358979323846 * (double)(tl[t] / n) / v, s = (double)(tl[t] % n) - g.bin_center;
+    counts[t] = nearbyint(100.0 * pinet_phantom_line_integral(e, ne, n, th, s));
+  }
+  pinet_em *em = NULL;
+  if (pinet_em_create(m, counts, NULL, &em) != PINET_OK) return 5;
+  double *lam0 = malloc(B * sizeof *lam0);
+  memcpy(lam0, pinet_em_image(em), B * sizeof *lam0);
+  int64_t *ptr = malloc(((size_t)T + 1) * sizeof *ptr);
+  for (uint32_t t = 0; t <= T; t++) ptr[t] = (int64_t)bt.ptr[t];
+  int bad = write_bin(dir, "ptr.i64", ptr, ((size_t)T + 1) * sizeof *ptr);
+  bad |= write_bin(dir, "idx.i32", bt.idx, bt.nnz * sizeof *bt.idx);
+  bad |= write_bin(dir, "val.f32", bt.val, bt.nnz * sizeof *bt.val);
+  bad |= write_bin(dir, "counts.f64", counts, T * sizeof *counts);
+  bad |= write_bin(dir, "lam0.f64", lam0, B * sizeof *lam0);
+  bad |= write_bin(dir, "sens.f64", pinet_em_sens(em), B * sizeof(double));
+  double best = 1e30;
+  for (int r = 0; r < reps; r++) {
+    if (pinet_em_set_image(em, lam0) != PINET_OK) return 5;
+    double t = now_s();
+    if (pinet_em_iterate(em, NULL) != PINET_OK) return 5;
+    t = now_s() - t;
+    if (t < best) best = t;
+  }
+  bad |= write_bin(dir, "lam1.f64", pinet_em_image(em), B * sizeof(double));
+  if (bad) {
+    fprintf(stderr, "bench_recon: cannot write into %s\n", dir);
+    return 4;
+  }
+  printf("pinet_em_iter_s=%.6f tubes=%u boxes=%u nnz=%llu matrix_build_s=%.3f\n", best, T, B,
+         (unsigned long long)bt.nnz, t_build);
+  pinet_em_free(em);
+  pinet_sysmat_free(m);
+  free(counts);
+  free(lam0);
+  free(ptr);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 8 && strcmp(argv[1], "fbp") == 0) return bench_fbp(argv);
+  if (argc == 6 && strcmp(argv[1], "em") == 0) return bench_em(argv);
+  fprintf(stderr, "usage: bench_recon fbp SINO V D N OUT REPS | bench_recon em N V DIR REPS\n");
+  return 2;
+}

@@ -1,0 +1,562 @@
+/* recon_par.c - FBP and EM on N simulated PEs over the static perfect-shuffle network, using the
+ * real schedules of pinet/shuffle.h (scatter, broadcast, integration, all-to-all broadcast, upload,
+ * ring exchange) executed on per-PE memories (pinet/recon.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error_private.h"
+#include "pinet/recon.h"
+#include "pinet/shuffle.h"
+
+#define PAR_MAX_PES 64u
+
+/* Fitted transputer constants (pinet_recon_model_fit_paper) are recomputed on demand; the
+ * per-operation times come from the paper's single-PE times:
+ *  FBP: t0 = 2.34e-5 s * NI^3 for the four sizes (Table 2), i.e. per pixel-view interpolation
+ *       when V = NI views (the paper does not state V; we assume V = NI).
+ *  EM:  5.17 s per iteration for 64 x 64 / 96 detectors = 2 * nnz box-tube pairs, with
+ *       nnz = 135,614 for pinet's ring preset (pinet_ring_paper), i.e. 1.9e-5 s per pair. */
+#define FBP_T_OP 2.34e-5
+#define EM_T_PAIR (5.17 / (2.0 * 135614.0))
+
+/* ---- helpers ------------------------------------------------------------------------------- */
+
+typedef struct mems {
+  uint32_t pes;
+  size_t elem;
+  uint32_t words;
+  void **pe;
+  void *host;
+} mems;
+
+static void mems_free(mems *m) {
+  if (m->pe != NULL) {
+    for (uint32_t i = 0; i < m->pes; i++) free(m->pe[i]);
+  }
+  free(m->pe);
+  free(m->host);
+  memset(m, 0, sizeof *m);
+}
+
+static pinet_status mems_alloc(mems *m, uint32_t pes, pinet_shuffle_elem elem, uint32_t words,
+                               uint32_t host_words) {
+  memset(m, 0, sizeof *m);
+  m->pes = pes;
+  m->elem = pinet_shuffle_elem_size(elem);
+  m->words = words;
+  m->pe = calloc(pes, sizeof *m->pe);
+  RETURN_ERROR_IF(m->pe == NULL, PINET_ERR_NOMEM);
+  for (uint32_t i = 0; i < pes; i++) {
+    m->pe[i] = calloc(words ? words : 1, m->elem);
+    if (m->pe[i] == NULL) {
+      mems_free(m);
+      return PINET_ERR_NOMEM;
+    }
+  }
+  if (host_words > 0) {
+    m->host = calloc(host_words, m->elem);
+    if (m->host == NULL) {
+      mems_free(m);
+      return PINET_ERR_NOMEM;
+    }
+  }
+  return PINET_OK;
+}
+
+static void comm_add(pinet_recon_comm *c, const pinet_shuffle_schedule *s) {
+  pinet_shuffle_report r;
+  if (pinet_shuffle_report_compute(s, NULL, &r) != PINET_OK) return;
+  c->schedules++;
+  c->steps += r.steps;
+  c->words_moved += r.words_moved;
+  c->words_summed += r.words_summed;
+  c->link_time += r.link_time;
+}
+
+/* Build, execute on m, account, free. */
+static pinet_status run_op(pinet_shuffle_op op, pinet_shuffle_elem elem, mems *m,
+                           pinet_recon_comm *c) {
+  pinet_shuffle_schedule *s = NULL;
+  FORWARD_IF_ERROR(pinet_shuffle_build(&s, op, m->pes, m->words));
+  pinet_status st = pinet_shuffle_execute(s, elem, m->pe, m->host);
+  if (st == PINET_OK) comm_add(c, s);
+  pinet_shuffle_schedule_free(s);
+  return st;
+}
+
+/* Account a schedule without executing it (bulk input downloads). */
+static pinet_status account_op(pinet_shuffle_op op, uint32_t pes, uint32_t words,
+                               pinet_recon_comm *c) {
+  pinet_shuffle_schedule *s = NULL;
+  FORWARD_IF_ERROR(pinet_shuffle_build(&s, op, pes, words));
+  comm_add(c, s);
+  pinet_shuffle_schedule_free(s);
+  return PINET_OK;
+}
+
+/* PE 0 -> host, the whole memory, one step on the host link. */
+static pinet_status run_pe0_upload(pinet_shuffle_elem elem, mems *m, pinet_recon_comm *c) {
+  pinet_shuffle_schedule *s = NULL;
+  FORWARD_IF_ERROR(pinet_shuffle_schedule_create(&s, m->pes, m->words, m->words));
+  pinet_shuffle_transfer t = {0, PINET_SHUFFLE_HOST, PINET_SHUFFLE_CH_HOST_UP(m->pes), 0, 0,
+                              m->words, PINET_SHUFFLE_COPY};
+  pinet_status st = pinet_shuffle_schedule_add_step(s);
+  if (st == PINET_OK) st = pinet_shuffle_schedule_add(s, &t);
+  if (st == PINET_OK) st = pinet_shuffle_schedule_finish(s);
+  if (st == PINET_OK) st = pinet_shuffle_execute(s, elem, m->pe, m->host);
+  if (st == PINET_OK) comm_add(c, s);
+  pinet_shuffle_schedule_free(s);
+  return st;
+}
+
+static uint32_t round_up(uint32_t x, uint32_t q) { return (x + q - 1) / q * q; }
+
+static pinet_status check_pes(uint32_t pes) {
+  RETURN_ERROR_IF(pes == 0 || pes > PAR_MAX_PES || (pes & (pes - 1)) != 0, PINET_ERR_SIZE);
+  return PINET_OK;
+}
+
+static void work_summary(pinet_recon_comm *c, const uint64_t *work, uint32_t pes) {
+  c->max_work = 0;
+  c->min_work = UINT64_MAX;
+  c->total_work = 0;
+  for (uint32_t i = 0; i < pes; i++) {
+    if (work[i] > c->max_work) c->max_work = work[i];
+    if (work[i] < c->min_work) c->min_work = work[i];
+    c->total_work += work[i];
+  }
+  c->load_balance = c->max_work ? (double)c->total_work / ((double)pes * c->max_work) : 1.0;
+}
+
+/* ---- FBP -------------------------------------------------------------------------------------- */
+
+pinet_status pinet_fbp_parallel(pinet_fbp *p, const float *sino, uint32_t pes,
+                                pinet_recon_arith arith, int frac_bits, float *img,
+                                pinet_recon_comm *comm, uint64_t *per_pe_work) {
+  RETURN_ERROR_IF(p == NULL || sino == NULL || img == NULL, PINET_ERR_NULL);
+  FORWARD_IF_ERROR(check_pes(pes));
+  RETURN_ERROR_IF(arith != PINET_RECON_FLOAT && arith != PINET_RECON_FIXED, PINET_ERR_RANGE);
+  RETURN_ERROR_IF(arith == PINET_RECON_FIXED && (frac_bits < -30 || frac_bits > 30),
+                  PINET_ERR_RANGE);
+  const pinet_pb_geom *g = pinet_fbp_geom(p);
+  const uint32_t v = g->views, d = g->bins, n = g->size;
+  const size_t stride = pinet_fbp_filtered_stride(p);
+  pinet_recon_comm c;
+  memset(&c, 0, sizeof c);
+  c.pes = pes;
+  uint64_t work_local[PAR_MAX_PES] = {0};
+  uint64_t disk = 0;
+  {
+    const double rad = (double)(n / 2u);
+    for (uint32_t r = 0; r < n; r++)
+      for (uint32_t cc = 0; cc < n; cc++) {
+        double dr = r - g->img_center, dc = cc - g->img_center;
+        if (dr * dr + dc * dc <= rad * rad) disk++;
+      }
+  }
+  const uint32_t vpp = (v + pes - 1) / pes; /* views per PE */
+  const size_t npix = (size_t)n * n;
+  pinet_status st = PINET_OK;
+  if (pes == 1) { /* one PE: no network, the sequential kernel */
+    if (arith == PINET_RECON_FLOAT) st = pinet_fbp_run(p, sino, img);
+    else st = pinet_fbp_run_fixed(p, sino, frac_bits, img);
+    work_local[0] = (uint64_t)v * disk;
+  } else {
+    RETURN_ERROR_IF((uint64_t)vpp * pes * d > PINET_SHUFFLE_MAX_WORDS, PINET_ERR_RANGE);
+    RETURN_ERROR_IF(npix > PINET_SHUFFLE_MAX_WORDS, PINET_ERR_RANGE);
+    mems sc, fl, im;
+    memset(&sc, 0, sizeof sc);
+    memset(&fl, 0, sizeof fl);
+    memset(&im, 0, sizeof im);
+    float *filtered = malloc(((size_t)vpp * stride + 1) * sizeof *filtered);
+    const uint32_t plen = pinet_fbp_padded_length(p);
+    uint32_t n_log = 0;
+    (void)pinet_shuffle_log2(pes, &n_log);
+    const uint32_t fwords = round_up(plen / 2 + 1, n_log);
+    const uint32_t iwords = round_up((uint32_t)npix, pes);
+    const pinet_shuffle_elem ielem = arith == PINET_RECON_FLOAT ? PINET_SHUFFLE_F64 : PINET_SHUFFLE_I32;
+    if (filtered == NULL) st = PINET_ERR_NOMEM;
+    /* 1. scatter the views: host memory = the sinogram padded to vpp * pes views */
+    if (st == PINET_OK) st = mems_alloc(&sc, pes, PINET_SHUFFLE_F32, vpp * pes * d, vpp * pes * d);
+    if (st == PINET_OK) {
+      memcpy(sc.host, sino, (size_t)v * d * sizeof(float));
+      st = run_op(PINET_SHUFFLE_OP_SCATTER, PINET_SHUFFLE_F32, &sc, &c);
+    }
+    /* 2. broadcast the filter response from the host */
+    if (st == PINET_OK) st = mems_alloc(&fl, pes, PINET_SHUFFLE_F64, fwords, fwords);
+    if (st == PINET_OK) {
+      memcpy(fl.host, pinet_fbp_response(p), (plen / 2 + 1) * sizeof(double));
+      st = run_op(PINET_SHUFFLE_OP_BCAST_HOST, PINET_SHUFFLE_F64, &fl, &c);
+    }
+    /* 3. local filtering and backprojection into each PE's replicated image */
+    if (st == PINET_OK) st = mems_alloc(&im, pes, ielem, iwords, iwords);
+    for (uint32_t j = 0; j < pes && st == PINET_OK; j++) {
+      uint32_t first = j * vpp;
+      uint32_t count = first >= v ? 0 : (v - first < vpp ? v - first : vpp);
+      if (count == 0) continue;
+      const float *mine = (const float *)sc.pe[j] + (size_t)first * d;
+      st = pinet_fbp_filter_views(p, (const double *)fl.pe[j], mine, count, filtered);
+      if (st != PINET_OK) break;
+      if (arith == PINET_RECON_FLOAT) {
+        st = pinet_fbp_backproject(p, filtered, first, count, (double *)im.pe[j]);
+      } else {
+        st = pinet_fbp_backproject_fixed(p, filtered, first, count, frac_bits, (int32_t *)im.pe[j]);
+      }
+      work_local[j] = (uint64_t)count * disk;
+    }
+    /* 4. integration, 5. all-to-all broadcast, 6. PE 0 uploads the image */
+    if (st == PINET_OK) st = run_op(PINET_SHUFFLE_OP_INTEGRATE, ielem, &im, &c);
+    if (st == PINET_OK) st = run_op(PINET_SHUFFLE_OP_ALLGATHER, ielem, &im, &c);
+    if (st == PINET_OK) st = run_pe0_upload(ielem, &im, &c);
+    if (st == PINET_OK) {
+      if (arith == PINET_RECON_FLOAT) st = pinet_fbp_finish(p, (const double *)im.host, img);
+      else st = pinet_fbp_finish_fixed(p, (const int32_t *)im.host, frac_bits, img);
+    }
+    free(filtered);
+    mems_free(&sc);
+    mems_free(&fl);
+    mems_free(&im);
+  }
+  if (st != PINET_OK) return st;
+  work_summary(&c, work_local, pes);
+  {
+    pinet_recon_model_fit fit;
+    (void)pinet_recon_model_fit_paper(&fit, NULL, 0, NULL);
+    c.model_efficiency = pinet_recon_model_eff_fbp(FBP_T_OP * (double)c.total_work, fit.fbp_alpha,
+                                                   fit.fbp_c, 0.0, (double)npix, pes);
+  }
+  if (comm != NULL) *comm = c;
+  if (per_pe_work != NULL) memcpy(per_pe_work, work_local, pes * sizeof *per_pe_work);
+  return PINET_OK;
+}
+
+/* ---- EM ---------------------------------------------------------------------------------------- */
+
+/* The box containing entry e (the last box b with ptr[b] <= e < ptr[b+1]); e < nnz. */
+static uint32_t box_of_entry(const pinet_csr *bb, uint64_t e) {
+  uint32_t lo = 0, hi = bb->rows; /* ptr[lo] <= e < ptr[hi] */
+  while (hi - lo > 1) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (bb->ptr[mid] <= e) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* The first box whose first entry is at or after e. */
+static uint32_t first_box_at(const pinet_csr *bb, uint64_t e) {
+  uint32_t lo = 0, hi = bb->rows;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (bb->ptr[mid] < e) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* Build the one-step neighbour exchange (default layout, 1 word each way) for pes >= 2. */
+static pinet_status build_ring_xchg(uint32_t pes, const uint32_t *ring,
+                                    pinet_shuffle_schedule **out) {
+  pinet_shuffle_ring_xchg lay = pinet_shuffle_ring_xchg_default(1);
+  if (pes >= 4) return pinet_shuffle_build_ring_exchange(out, pes, ring, &lay);
+  /* two PEs: both directions between PE 0 and PE 1 use the two channels each way */
+  uint32_t ch01[4], ch10[4];
+  size_t n01 = 0, n10 = 0;
+  FORWARD_IF_ERROR(pinet_shuffle_channels_between(2, 0, 1, ch01, &n01));
+  FORWARD_IF_ERROR(pinet_shuffle_channels_between(2, 1, 0, ch10, &n10));
+  RETURN_ERROR_IF(n01 < 2 || n10 < 2, PINET_ERR_ILLEGAL_STATE);
+  pinet_shuffle_schedule *s = NULL;
+  FORWARD_IF_ERROR(pinet_shuffle_schedule_create(&s, 2, lay.mem_words, 0));
+  pinet_shuffle_transfer t[4] = {
+      {0, 1, ch01[0], lay.next_src, lay.prev_dst + 0, 1, PINET_SHUFFLE_COPY},
+      {0, 1, ch01[1], lay.prev_src, lay.next_dst + 0, 1, PINET_SHUFFLE_COPY},
+      {1, 0, ch10[0], lay.next_src, lay.prev_dst + 0, 1, PINET_SHUFFLE_COPY},
+      {1, 0, ch10[1], lay.prev_src, lay.next_dst + 0, 1, PINET_SHUFFLE_COPY}};
+  /* default layout: [0] to successor, [1] to predecessor, [2] from predecessor, [3] from
+   * successor. With two PEs each is the other's successor and predecessor. */
+  t[0].src_offset = 0; t[0].dst_offset = 2;
+  t[1].src_offset = 1; t[1].dst_offset = 3;
+  t[2].src_offset = 0; t[2].dst_offset = 2;
+  t[3].src_offset = 1; t[3].dst_offset = 3;
+  pinet_status st = pinet_shuffle_schedule_add_step(s);
+  for (int i = 0; i < 4 && st == PINET_OK; i++) st = pinet_shuffle_schedule_add(s, &t[i]);
+  if (st == PINET_OK) st = pinet_shuffle_schedule_finish(s);
+  if (st != PINET_OK) {
+    pinet_shuffle_schedule_free(s);
+    return st;
+  }
+  *out = s;
+  return PINET_OK;
+}
+
+typedef struct em_seg {
+  uint64_t e0, e1;      /* entry range */
+  uint32_t box0;        /* box holding e0 */
+  uint32_t own0, own1;  /* boxes owned (S4, upload) */
+  uint32_t first_box, last_box; /* boxes touched */
+  int split_prev, split_next;
+} em_seg;
+
+pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint32_t iters,
+                               uint32_t pes, pinet_em_partition part, pinet_recon_arith arith,
+                               double *lambda_out, double *loglik, pinet_recon_comm *comm,
+                               uint64_t *per_pe_work) {
+  RETURN_ERROR_IF(m == NULL || counts == NULL || lambda_out == NULL, PINET_ERR_NULL);
+  FORWARD_IF_ERROR(check_pes(pes));
+  RETURN_ERROR_IF(part != PINET_EM_PARTITION_BY_BOX && part != PINET_EM_PARTITION_MODIFIED,
+                  PINET_ERR_RANGE);
+  RETURN_ERROR_IF(arith != PINET_RECON_FLOAT && arith != PINET_RECON_FIXED, PINET_ERR_RANGE);
+  const pinet_csr bb = pinet_sysmat_by_box(m);
+  const uint32_t tubes = bb.cols, boxes = bb.rows;
+  const uint64_t nnz = bb.nnz;
+  double total = 0.0;
+  for (uint32_t t = 0; t < tubes; t++) {
+    RETURN_ERROR_IF(!isfinite(counts[t]) || counts[t] < 0.0, PINET_ERR_RANGE);
+    total += counts[t];
+  }
+  RETURN_ERROR_IF(boxes == 0 || tubes == 0, PINET_ERR_RANGE);
+  pinet_recon_comm c;
+  memset(&c, 0, sizeof c);
+  c.pes = pes;
+  uint64_t work[PAR_MAX_PES] = {0};
+  if (pes == 1) { /* one PE: no network, the sequential driver */
+    pinet_em *em = NULL;
+    pinet_em_opts o = {1, arith, 0};
+    FORWARD_IF_ERROR(pinet_em_create(m, counts, &o, &em));
+    pinet_status st1 = PINET_OK;
+    for (uint32_t it = 0; it < iters && st1 == PINET_OK; it++) {
+      st1 = pinet_em_iterate(em, loglik ? &loglik[it] : NULL);
+    }
+    if (st1 == PINET_OK) memcpy(lambda_out, pinet_em_image(em), (size_t)boxes * sizeof(double));
+    pinet_em_free(em);
+    FORWARD_IF_ERROR(st1);
+    work[0] = 2u * nnz * iters;
+    work_summary(&c, work, 1);
+    c.model_efficiency = 1.0;
+    if (comm != NULL) *comm = c;
+    if (per_pe_work != NULL) per_pe_work[0] = work[0];
+    return PINET_OK;
+  }
+  em_seg seg[PAR_MAX_PES];
+  uint32_t ring[PAR_MAX_PES];
+  for (uint32_t r = 0; r < pes; r++) ring[r] = r;
+  if (part == PINET_EM_PARTITION_MODIFIED && pes >= 4) FORWARD_IF_ERROR(pinet_shuffle_ring(pes, ring));
+  /* segment r (in ring order) runs on PE ring[r] */
+  for (uint32_t r = 0; r < pes; r++) {
+    uint64_t a = (uint64_t)((double)nnz * r / pes + 0.5), b = (uint64_t)((double)nnz * (r + 1) / pes + 0.5);
+    if (r + 1 == pes) b = nnz;
+    if (part == PINET_EM_PARTITION_BY_BOX) { /* snap to box starts */
+      a = r == 0 ? 0 : bb.ptr[first_box_at(&bb, a)];
+      b = r + 1 == pes ? nnz : bb.ptr[first_box_at(&bb, b)];
+    }
+    seg[r].e0 = a;
+    seg[r].e1 = b;
+  }
+  for (uint32_t r = 0; r < pes; r++) {
+    em_seg *s = &seg[r];
+    s->own0 = r == 0 ? 0 : first_box_at(&bb, s->e0);
+    s->own1 = r + 1 == pes ? boxes : first_box_at(&bb, s->e1);
+    if (s->own1 < s->own0) s->own1 = s->own0;
+    s->box0 = s->e0 < nnz ? box_of_entry(&bb, s->e0) : boxes - 1;
+    s->first_box = s->box0;
+    s->last_box = s->e1 > s->e0 ? box_of_entry(&bb, s->e1 - 1) : s->box0;
+    s->split_prev = r > 0 && s->e0 < s->e1 && bb.ptr[s->box0] < s->e0;
+    s->split_next = r + 1 < pes && s->e1 > s->e0 && bb.ptr[s->last_box + 1] > s->e1;
+  }
+  for (uint32_t r = 0; r < pes; r++) { /* a box may be shared by two segments at most */
+    if (seg[r].split_prev && seg[r].split_next && seg[r].first_box == seg[r].last_box) {
+      return PINET_ERR_RANGE;
+    }
+    if (seg[r].e0 == seg[r].e1 && r > 0 && seg[r].e0 > 0 && seg[r].e0 < nnz &&
+        bb.ptr[box_of_entry(&bb, seg[r].e0)] < seg[r].e0) {
+      return PINET_ERR_RANGE; /* an empty segment inside a box: the box spans three PEs */
+    }
+  }
+  const uint32_t tpad = round_up(tubes, pes), bpad = round_up(boxes, pes);
+  /* per-PE state: image (all boxes, only the own and shared ones are kept current), sens */
+  double *lam = malloc((size_t)pes * boxes * sizeof *lam);
+  double *sens = malloc((size_t)boxes * sizeof *sens);
+  double *dpart = malloc((size_t)boxes * sizeof *dpart);
+  int32_t *upart = malloc((size_t)boxes * sizeof *upart);
+  double *nbar_all = malloc((size_t)tpad * sizeof *nbar_all);
+  mems nb, ra, xc, up;
+  memset(&nb, 0, sizeof nb);
+  memset(&ra, 0, sizeof ra);
+  memset(&xc, 0, sizeof xc);
+  memset(&up, 0, sizeof up);
+  pinet_shuffle_schedule *xs = NULL;
+  pinet_status st = PINET_OK;
+  const pinet_shuffle_elem nelem = arith == PINET_RECON_FLOAT ? PINET_SHUFFLE_F64 : PINET_SHUFFLE_I32;
+  const int bits = pinet_em_fixed_bits(total);
+  const double inv = ldexp(1.0, -bits);
+  if (!lam || !sens || !dpart || !upart || !nbar_all) st = PINET_ERR_NOMEM;
+  if (st == PINET_OK) {
+    pinet_em_sensitivity(&bb, sens); /* per box: every PE computes its own boxes' sums alike */
+    double stot = 0.0;
+    for (uint32_t b = 0; b < boxes; b++) stot += sens[b];
+    double v0 = (total > 0 && stot > 0) ? total / stot : 1.0;
+    for (size_t i = 0; i < (size_t)pes * boxes; i++) lam[i] = v0;
+  }
+  /* download: counts broadcast, matrix entries (value + index) and box indices scattered.
+   * Accounted from their schedules; each PE then reads its share of the shared matrix. */
+  if (st == PINET_OK) {
+    uint32_t n_log = 0;
+    (void)pinet_shuffle_log2(pes, &n_log);
+    uint64_t maxe = 0;
+    for (uint32_t r = 0; r < pes; r++) if (seg[r].e1 - seg[r].e0 > maxe) maxe = seg[r].e1 - seg[r].e0;
+    uint64_t ewords = maxe * pes * 2u;
+    if (ewords == 0) ewords = pes;
+    st = account_op(PINET_SHUFFLE_OP_BCAST_HOST, pes, round_up(tubes, n_log), &c);
+    if (st == PINET_OK && ewords <= PINET_SHUFFLE_MAX_WORDS) {
+      st = account_op(PINET_SHUFFLE_OP_SCATTER, pes, (uint32_t)ewords, &c);
+    }
+    if (st == PINET_OK) st = mems_alloc(&nb, pes, nelem, tpad, 0);
+    if (st == PINET_OK) st = mems_alloc(&ra, pes, PINET_SHUFFLE_F64, tpad, 0);
+    if (st == PINET_OK && part == PINET_EM_PARTITION_MODIFIED) {
+      st = mems_alloc(&xc, pes, nelem, 4, 0);
+      if (st == PINET_OK) st = build_ring_xchg(pes, ring, &xs);
+    }
+  }
+  for (uint32_t it = 0; it < iters && st == PINET_OK; it++) {
+    /* S1 into each PE's replicated projections, then integration over the tubes */
+    for (uint32_t r = 0; r < pes; r++) {
+      uint32_t pe = ring[r];
+      const double *lp = lam + (size_t)pe * boxes;
+      if (arith == PINET_RECON_FLOAT) {
+        double *nm = nb.pe[pe];
+        memset(nm, 0, (size_t)tpad * sizeof(double));
+        pinet_em_s1_entries(&bb, seg[r].box0, seg[r].e0, seg[r].e1, lp, nm);
+      } else {
+        int32_t *nm = nb.pe[pe];
+        memset(nm, 0, (size_t)tpad * sizeof(int32_t));
+        pinet_em_s1_entries_fixed(&bb, seg[r].box0, seg[r].e0, seg[r].e1, lp, bits, nm);
+      }
+      work[pe] += seg[r].e1 - seg[r].e0;
+    }
+    st = run_op(PINET_SHUFFLE_OP_INTEGRATE, nelem, &nb, &c);
+    if (st != PINET_OK) break;
+    /* S2 on each PE's tube segment, then all-to-all broadcast of the correction factors */
+    const uint32_t sw = tpad / pes;
+    for (uint32_t j = 0; j < pes; j++) {
+      double *rm = ra.pe[j];
+      for (uint32_t t = j * sw; t < (j + 1) * sw; t++) {
+        double nbv = arith == PINET_RECON_FLOAT ? ((double *)nb.pe[j])[t]
+                                                : (double)((int32_t *)nb.pe[j])[t] * inv;
+        nbar_all[t] = nbv; /* the host's view, for the log-likelihood diagnostic only */
+        rm[t] = t < tubes ? (nbv > 0.0 ? counts[t] / nbv : 0.0) : 0.0;
+      }
+    }
+    st = run_op(PINET_SHUFFLE_OP_ALLGATHER, PINET_SHUFFLE_F64, &ra, &c);
+    if (st != PINET_OK) break;
+    if (loglik != NULL) loglik[it] = pinet_em_loglik(counts, nbar_all, tubes);
+    /* S3 on each PE's entries; S4 at once for its unshared boxes */
+    for (uint32_t r = 0; r < pes; r++) {
+      uint32_t pe = ring[r];
+      const double *ratio = ra.pe[pe];
+      double *lp = lam + (size_t)pe * boxes;
+      uint32_t b0 = seg[r].first_box, b1 = seg[r].e1 > seg[r].e0 ? seg[r].last_box + 1 : b0;
+      if (arith == PINET_RECON_FLOAT) {
+        for (uint32_t b = b0; b < b1; b++) dpart[b] = 0.0;
+        pinet_em_s3_entries(&bb, seg[r].box0, seg[r].e0, seg[r].e1, ratio, dpart);
+      } else {
+        for (uint32_t b = b0; b < b1; b++) upart[b] = 0;
+        pinet_em_s3_entries_fixed(&bb, seg[r].box0, seg[r].e0, seg[r].e1, lp, ratio, bits, upart);
+      }
+      work[pe] += seg[r].e1 - seg[r].e0;
+      if (part == PINET_EM_PARTITION_MODIFIED) { /* the split boxes' partials go on the ring */
+        if (arith == PINET_RECON_FLOAT) {
+          double *x = xc.pe[pe];
+          x[0] = seg[r].split_next ? dpart[seg[r].last_box] : 0.0;
+          x[1] = seg[r].split_prev ? dpart[seg[r].first_box] : 0.0;
+          x[2] = x[3] = 0.0;
+        } else {
+          int32_t *x = xc.pe[pe];
+          x[0] = seg[r].split_next ? upart[seg[r].last_box] : 0;
+          x[1] = seg[r].split_prev ? upart[seg[r].first_box] : 0;
+          x[2] = x[3] = 0;
+        }
+      }
+      for (uint32_t b = b0; b < b1; b++) {
+        int shared = (seg[r].split_prev && b == seg[r].first_box) ||
+                     (seg[r].split_next && b == seg[r].last_box);
+        if (shared) continue;
+        if (arith == PINET_RECON_FLOAT) pinet_em_s4(dpart, sens, b, b + 1, lp);
+        else pinet_em_s4_fixed(upart, bits, sens, b, b + 1, lp);
+      }
+      for (uint32_t b = seg[r].own0; b < seg[r].own1; b++) { /* boxes no tube meets */
+        if (bb.ptr[b + 1] == bb.ptr[b]) lp[b] = 0.0;
+      }
+    }
+    /* modified partition: ring exchange, then S4 for the split boxes on both PEs */
+    if (part == PINET_EM_PARTITION_MODIFIED) {
+      st = pinet_shuffle_execute(xs, nelem, xc.pe, NULL);
+      if (st != PINET_OK) break;
+      comm_add(&c, xs);
+      for (uint32_t r = 0; r < pes; r++) {
+        uint32_t pe = ring[r];
+        double *lp = lam + (size_t)pe * boxes;
+        uint32_t bl = seg[r].last_box, bf = seg[r].first_box;
+        if (arith == PINET_RECON_FLOAT) {
+          const double *x = xc.pe[pe];
+          /* [0] mine -> successor, [3] the successor's; [2] the predecessor's, [1] mine: both
+           * PEs form (predecessor part) + (successor part), the same sum */
+          if (seg[r].split_next) {
+            double dsum = x[0] + x[3];
+            lp[bl] = sens[bl] > 0.0 ? lp[bl] * dsum / sens[bl] : 0.0;
+          }
+          if (seg[r].split_prev) {
+            double dsum = x[2] + x[1];
+            lp[bf] = sens[bf] > 0.0 ? lp[bf] * dsum / sens[bf] : 0.0;
+          }
+        } else {
+          const int32_t *x = xc.pe[pe];
+          if (seg[r].split_next) {
+            int32_t u = (int32_t)((uint32_t)x[0] + (uint32_t)x[3]);
+            pinet_em_s4_fixed(&u, bits, sens + bl, 0, 1, lp + bl);
+          }
+          if (seg[r].split_prev) {
+            int32_t u = (int32_t)((uint32_t)x[2] + (uint32_t)x[1]);
+            pinet_em_s4_fixed(&u, bits, sens + bf, 0, 1, lp + bf);
+          }
+        }
+      }
+    }
+  }
+  /* upload: each PE contributes its own boxes; integration then upload (reduce to the host) */
+  if (st == PINET_OK) {
+    {
+      st = mems_alloc(&up, pes, PINET_SHUFFLE_F64, bpad, bpad);
+      for (uint32_t r = 0; r < pes && st == PINET_OK; r++) {
+        uint32_t pe = ring[r];
+        double *um = up.pe[pe];
+        for (uint32_t b = seg[r].own0; b < seg[r].own1; b++) um[b] = lam[(size_t)pe * boxes + b];
+      }
+      if (st == PINET_OK) st = run_op(PINET_SHUFFLE_OP_INTEGRATE, PINET_SHUFFLE_F64, &up, &c);
+      if (st == PINET_OK) st = run_op(PINET_SHUFFLE_OP_UPLOAD, PINET_SHUFFLE_F64, &up, &c);
+      if (st == PINET_OK) memcpy(lambda_out, up.host, (size_t)boxes * sizeof(double));
+    }
+  }
+  pinet_shuffle_schedule_free(xs);
+  mems_free(&nb);
+  mems_free(&ra);
+  mems_free(&xc);
+  mems_free(&up);
+  free(lam);
+  free(sens);
+  free(dpart);
+  free(upart);
+  free(nbar_all);
+  if (st != PINET_OK) return st;
+  work_summary(&c, work, pes);
+  {
+    pinet_recon_model_fit fit;
+    (void)pinet_recon_model_fit_paper(&fit, NULL, 0, NULL);
+    double t0 = EM_T_PAIR * (double)c.total_work / (iters ? iters : 1);
+    c.model_efficiency = pinet_recon_model_eff_em(t0, fit.em_alpha, fit.em_c, 0.0, (double)tubes,
+                                                  pes, iters ? iters : 1);
+  }
+  if (comm != NULL) *comm = c;
+  if (per_pe_work != NULL) memcpy(per_pe_work, work, pes * sizeof *per_pe_work);
+  return PINET_OK;
+}
