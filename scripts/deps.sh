@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages pinet needs, only those missing.
 # Run as root (the README's commands call it); a non-root run only reports what is missing.
+#   bash scripts/deps.sh [--bench]    --bench adds what the benchmarks compare against
 set -euo pipefail
 
 PACKAGES=(
@@ -8,6 +9,12 @@ PACKAGES=(
   verilator libsystemc-dev libcmocka-dev gtkwave yosys iverilog
   libfftw3-dev libpng-dev xvfb xauth imagemagick
 )
+
+case "${1:-}" in
+  --bench) PACKAGES+=(python3-skimage python3-scipy ctsim) ;;
+  "") ;;
+  *) echo "deps: unknown argument '$1' (only --bench)" >&2; exit 2 ;;
+esac
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -10,6 +10,8 @@
 #include "pinet/histogram.h"
 #include "pinet/hostscatter.h"
 #include "pinet/image.h"
+#include "pinet/otis.h"
+#include "pinet/recon.h"
 
 #ifdef __cplusplus
 extern "C" {
