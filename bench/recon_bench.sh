@@ -99,13 +99,16 @@ echo "== EM, one iteration, 128x128, 180 views x 128 bins parallel beam (best of
 mkdir -p "$WORK/em"
 line="$("$BENCH" em 128 180 "$WORK/em" "$REPS")" || exit 1
 T_EM="$(kv pinet_em_iter_s "$line")"
-printf "pinet       %8.4f s   (%s tubes x %s boxes, %s nonzeros; matrix built in %s s)\n" "$T_EM" \
-  "$(kv tubes "$line")" "$(kv boxes "$line")" "$(kv nnz "$line")" "$(kv matrix_build_s "$line")"
+printf "pinet       %8.5f s   (%s tubes x %s boxes, %s nonzeros; matrix built in %s s, EM object in %s s)\n" \
+  "$T_EM" "$(kv tubes "$line")" "$(kv boxes "$line")" "$(kv nnz "$line")" "$(kv matrix_build_s "$line")" \
+  "$(kv em_create_s "$line")"
+printf "            (%s of the tubes through the symmetric sweep; the plain fused sweep alone: %s s)\n" \
+  "$(kv sym_tubes "$line")" "$(kv pinet_em_plain_iter_s "$line")"
 if [[ $have_py == 1 ]] && "$PY" -c "import scipy.sparse" 2>/dev/null; then
   line="$("$PY" "$HERE/recon_ref.py" em "$WORK/em" "$REPS")"
   T_SC="$(kv scipy_em_iter_s "$line")"
   R="$(ratio "$T_SC" "$T_EM")"
-  printf "scipy %s %8.4f s   ratio %sx (goal >= 2x: %s); max relative difference of the images %s\n" \
+  printf "scipy %s %8.5f s   ratio %sx (goal >= 2x: %s); max relative difference of the images %s\n" \
     "$(kv scipy_version "$line")" "$T_SC" "$R" "$(ge "$R" 2 && echo met || echo MISSED)" \
     "$(kv max_rel_diff "$line")"
 else

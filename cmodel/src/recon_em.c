@@ -135,6 +135,477 @@ static void s123_idx16(const pinet_csr *bt, const uint16_t *idx, const double *c
   }
 }
 
+/* ---- the square's symmetries ----------------------------------------------------------------------
+ * A parallel-beam matrix over a square grid (and a disk of boxes) is invariant under the 8
+ * symmetries g of the square: the row of tube g(t) is the row of t with every box b moved to g(b)
+ * and the same lengths. Where that holds bit for bit (checked when the EM object is made, never
+ * assumed), one representative row serves its whole orbit. With lam8(b, g) = lambda(g(b)):
+ *   S1  nbar(g(t)) = sum_e p_e lam8(b_e, g), eight tubes per pass over the row (8 contiguous
+ *       doubles per entry: no gather), and r8(o, g) = n / nbar for the orbit o of t;
+ *   S3  by box, over the same entries sorted by box: D(b, g) = sum_e p_e r8(o_e, g) in registers,
+ *       then d(g(b)) += D(b, g) (no read-modify-write per entry);
+ *   S4  as pinet_em_s4, then lam8 is refreshed from the new image.
+ * The products are the plain sweep's; only the order of the sums differs. A tube whose images
+ * are not exact (rows cut by the grid's edge, lengths that differ in the last bit, repeats of the
+ * tube itself) leaves an idle lane (count 0, so ratio 0); a tube with no exact image at all runs
+ * through the plain fused sweep, from a compact copy of its row. */
+
+#define SYM_LANES 8u
+#define SYM_NONE UINT32_MAX
+
+typedef struct em_sym {
+  uint32_t boxes, orbits, n_exc;
+  uint64_t nnz, exc_nnz;
+  uint64_t *ptr;     /* by orbit: orbits + 1 */
+  uint32_t *off;     /* 8 * box of each entry */
+  double *val;       /* its length (the matrix's float, exactly) */
+  uint64_t *bptr;    /* by box: boxes + 1 */
+  uint32_t *borb;    /* 8 * orbit of each entry */
+  double *bval;
+  uint32_t *tube;    /* orbits * 8: the tube of each lane; `tubes` (a scratch slot) if idle */
+  double *counts8;   /* orbits * 8: its count (0 if idle) */
+  int32_t *gmap;     /* boxes * 8: g(b), -1 if not a box */
+  uint32_t *exc;     /* tubes in no orbit, their rows copied: */
+  uint64_t *exc_ptr; /* n_exc + 1 */
+  uint32_t *exc_idx; /* box */
+  float *exc_val;
+  double *lam8;      /* boxes * 8, 64-byte aligned */
+  double *r8;        /* orbits * 8, 64-byte aligned */
+} em_sym;
+
+static void sym_free(em_sym *s) {
+  if (s == NULL) return;
+  free(s->ptr);
+  free(s->off);
+  free(s->val);
+  free(s->bptr);
+  free(s->borb);
+  free(s->bval);
+  free(s->tube);
+  free(s->counts8);
+  free(s->gmap);
+  free(s->exc);
+  free(s->exc_ptr);
+  free(s->exc_idx);
+  free(s->exc_val);
+  free(s->lam8);
+  free(s->r8);
+  free(s);
+}
+
+static uint64_t row_hash(const uint32_t *idx, uint64_t n) {
+  uint64_t h = 0x9e3779b97f4a7c15u ^ n;
+  for (uint64_t k = 0; k < n; k++) {
+    h ^= idx[k];
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 29;
+  }
+  return h;
+}
+
+/* Insertion sort by index (the image of a sorted row is nearly sorted or nearly reversed). */
+static void sort_pairs(uint32_t *idx, float *val, uint64_t n) {
+  if (n > 1 && idx[0] > idx[n - 1]) {
+    for (uint64_t i = 0, j = n - 1; i < j; i++, j--) {
+      uint32_t ti = idx[i];
+      idx[i] = idx[j];
+      idx[j] = ti;
+      float tv = val[i];
+      val[i] = val[j];
+      val[j] = tv;
+    }
+  }
+  for (uint64_t i = 1; i < n; i++) {
+    uint32_t ki = idx[i];
+    float kv = val[i];
+    uint64_t j = i;
+    while (j > 0 && idx[j - 1] > ki) {
+      idx[j] = idx[j - 1];
+      val[j] = val[j - 1];
+      j--;
+    }
+    idx[j] = ki;
+    val[j] = kv;
+  }
+}
+
+/* Box maps of the 8 symmetries about the centre cc / 2 (pixel coordinates): g & 4 transposes, then
+ * g & 1 mirrors the row, g & 2 the column. gmap[8 b + g] = g(b) or -1. */
+static void sym_box_maps(const pinet_sysmat *m, uint32_t cc, const int32_t *pixel_box,
+                         int32_t *gmap) {
+  const uint32_t n = pinet_sysmat_size(m), boxes = pinet_sysmat_boxes(m);
+  const uint32_t *bp = pinet_sysmat_box_pixel(m);
+  for (uint32_t b = 0; b < boxes; b++) {
+    for (uint32_t g = 0; g < SYM_LANES; g++) {
+      int64_t r = bp[b] / n, c = bp[b] % n;
+      if (g & 4u) {
+        int64_t x = r;
+        r = c;
+        c = x;
+      }
+      if (g & 1u) r = (int64_t)cc - r;
+      if (g & 2u) c = (int64_t)cc - c;
+      gmap[(size_t)b * SYM_LANES + g] =
+          (r >= 0 && c >= 0 && r < n && c < n) ? pixel_box[(size_t)r * n + (size_t)c] : -1;
+    }
+  }
+}
+
+/* Find the orbits (greedily, in tube order). *out stays NULL when fewer than half the tubes are in
+ * exact orbits. Errors: PINET_ERR_NOMEM. */
+static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sym **out) {
+  *out = NULL;
+  const pinet_csr bt = pinet_sysmat_by_tube(m);
+  const uint32_t n = pinet_sysmat_size(m), boxes = bt.cols, tubes = bt.rows;
+  const uint32_t *bp = pinet_sysmat_box_pixel(m);
+  if (tubes < 2 * SYM_LANES || tubes == UINT32_MAX || boxes == 0 ||
+      (uint64_t)boxes * SYM_LANES > INT32_MAX || (uint64_t)tubes * SYM_LANES > UINT32_MAX) {
+    return PINET_OK;
+  }
+  uint64_t maxrow = 0;
+  for (uint32_t t = 0; t < tubes; t++) {
+    if (bt.ptr[t + 1] - bt.ptr[t] > maxrow) maxrow = bt.ptr[t + 1] - bt.ptr[t];
+  }
+  size_t tsize = 16;
+  while (tsize < 2 * (size_t)tubes) tsize *= 2;
+  em_sym *s = calloc(1, sizeof *s);
+  int32_t *pixel_box = malloc((size_t)n * n * sizeof *pixel_box);
+  int32_t *gmap = malloc((size_t)boxes * SYM_LANES * sizeof *gmap); /* kept in s if used */
+  uint64_t *hash = malloc((size_t)tubes * sizeof *hash);
+  uint32_t *table = malloc(tsize * sizeof *table);
+  uint8_t *covered = calloc(tubes, 1);
+  uint32_t *ti = malloc((maxrow ? maxrow : 1) * sizeof *ti);
+  float *tv = malloc((maxrow ? maxrow : 1) * sizeof *tv);
+  uint32_t *lanes = malloc((size_t)tubes * SYM_LANES * sizeof *lanes); /* at most tubes orbits */
+  uint32_t *reps = malloc((size_t)tubes * sizeof *reps);
+  pinet_status st = PINET_ERR_NOMEM;
+  if (s == NULL || pixel_box == NULL || gmap == NULL || hash == NULL || table == NULL ||
+      covered == NULL || ti == NULL || tv == NULL || lanes == NULL || reps == NULL) goto done;
+  s->exc = malloc((size_t)tubes * sizeof *s->exc);
+  if (s->exc == NULL) goto done;
+  for (size_t p = 0; p < (size_t)n * n; p++) pixel_box[p] = -1;
+  for (uint32_t b = 0; b < boxes; b++) pixel_box[bp[b]] = (int32_t)b;
+  { /* the centre: the mirror (2 c0 = n or n - 1) that keeps more boxes inside the set */
+    uint32_t best = 0, best_cc = n;
+    for (uint32_t cc = n - 1; cc <= n; cc++) {
+      uint32_t kept = 0;
+      for (uint32_t b = 0; b < boxes; b++) {
+        int64_t r = (int64_t)cc - bp[b] / n, c = (int64_t)cc - bp[b] % n;
+        kept += r >= 0 && c >= 0 && r < n && c < n && pixel_box[(size_t)r * n + (size_t)c] >= 0;
+      }
+      if (kept > best) {
+        best = kept;
+        best_cc = cc;
+      }
+    }
+    sym_box_maps(m, best_cc, pixel_box, gmap);
+  }
+  for (size_t k = 0; k < tsize; k++) table[k] = SYM_NONE;
+  for (uint32_t t = 0; t < tubes; t++) {
+    hash[t] = row_hash(bt.idx + bt.ptr[t], bt.ptr[t + 1] - bt.ptr[t]);
+    size_t k = (size_t)hash[t] & (tsize - 1);
+    while (table[k] != SYM_NONE) k = (k + 1) & (tsize - 1);
+    table[k] = t;
+  }
+  uint32_t orbits = 0, n_exc = 0;
+  uint64_t nnz = 0, exc_nnz = 0, covered_tubes = 0;
+  for (uint32_t t = 0; t < tubes; t++) {
+    if (covered[t]) continue;
+    const uint64_t e0 = bt.ptr[t], len = bt.ptr[t + 1] - e0;
+    uint32_t *lane = lanes + (size_t)orbits * SYM_LANES;
+    uint32_t active = 1;
+    for (uint32_t g = 0; g < SYM_LANES; g++) lane[g] = SYM_NONE;
+    lane[0] = t;
+    covered[t] = 2; /* 2: a lane of the orbit being built */
+    for (uint32_t g = 1; g < SYM_LANES; g++) {
+      int ok = 1;
+      for (uint64_t k = 0; k < len && ok; k++) {
+        const int32_t x = gmap[(size_t)bt.idx[e0 + k] * SYM_LANES + g];
+        if (x < 0) ok = 0; /* the image leaves the box set: an idle lane */
+        ti[k] = (uint32_t)x;
+        tv[k] = bt.val[e0 + k];
+      }
+      if (!ok) continue;
+      sort_pairs(ti, tv, len);
+      const uint64_t h = row_hash(ti, len);
+      for (size_t k = (size_t)h & (tsize - 1); table[k] != SYM_NONE; k = (k + 1) & (tsize - 1)) {
+        const uint32_t u = table[k];
+        if (hash[u] != h || covered[u] != 0 || bt.ptr[u + 1] - bt.ptr[u] != len) continue;
+        if (memcmp(bt.idx + bt.ptr[u], ti, len * sizeof *ti) != 0 ||
+            memcmp(bt.val + bt.ptr[u], tv, len * sizeof *tv) != 0) continue;
+        lane[g] = u; /* no fresh match (a repeat of t, a last-bit difference): an idle lane */
+        covered[u] = 2;
+        active++;
+        break;
+      }
+    }
+    if (active >= 2) { /* an orbit: its idle lanes have count 0, so ratio 0 */
+      for (uint32_t g = 0; g < SYM_LANES; g++) {
+        if (lane[g] != SYM_NONE) covered[lane[g]] = 1;
+      }
+      covered_tubes += active;
+      reps[orbits++] = t;
+      nnz += len;
+    } else { /* t alone: the plain sweep */
+      covered[t] = 1;
+      s->exc[n_exc++] = t;
+      exc_nnz += len;
+    }
+  }
+  if (covered_tubes < (uint64_t)tubes / 2) { /* not worth it */
+    st = PINET_OK;
+    goto done;
+  }
+  s->boxes = boxes;
+  s->orbits = orbits;
+  s->n_exc = n_exc;
+  s->nnz = nnz;
+  s->exc_nnz = exc_nnz;
+  const size_t on = orbits ? orbits : 1, en = nnz ? nnz : 1;
+  s->ptr = malloc((on + 1) * sizeof *s->ptr);
+  s->off = malloc(en * sizeof *s->off);
+  s->val = malloc(en * sizeof *s->val);
+  s->bptr = calloc((size_t)boxes + 1, sizeof *s->bptr);
+  s->borb = malloc(en * sizeof *s->borb);
+  s->bval = malloc(en * sizeof *s->bval);
+  s->tube = malloc(on * SYM_LANES * sizeof *s->tube);
+  s->counts8 = malloc(on * SYM_LANES * sizeof *s->counts8);
+  s->exc_ptr = malloc(((size_t)n_exc + 1) * sizeof *s->exc_ptr);
+  s->exc_idx = malloc((exc_nnz ? exc_nnz : 1) * sizeof *s->exc_idx);
+  s->exc_val = malloc((exc_nnz ? exc_nnz : 1) * sizeof *s->exc_val);
+  s->lam8 = aligned_alloc(64, (size_t)boxes * SYM_LANES * sizeof(double)); /* multiples of 64 */
+  s->r8 = aligned_alloc(64, on * SYM_LANES * sizeof(double));
+  if (s->ptr == NULL || s->off == NULL || s->val == NULL || s->bptr == NULL || s->borb == NULL ||
+      s->bval == NULL || s->tube == NULL || s->counts8 == NULL || s->exc_ptr == NULL ||
+      s->exc_idx == NULL || s->exc_val == NULL || s->lam8 == NULL || s->r8 == NULL) goto done;
+  memset(s->r8, 0, on * SYM_LANES * sizeof(double));
+  s->ptr[0] = 0;
+  for (uint32_t o = 0; o < orbits; o++) {
+    const uint32_t t = reps[o];
+    uint64_t q = s->ptr[o];
+    for (uint64_t e = bt.ptr[t]; e < bt.ptr[t + 1]; e++, q++) {
+      s->off[q] = bt.idx[e] * SYM_LANES;
+      s->val[q] = bt.val[e];
+      s->bptr[bt.idx[e] + 1]++;
+    }
+    s->ptr[o + 1] = q;
+    for (uint32_t g = 0; g < SYM_LANES; g++) {
+      const uint32_t u = lanes[(size_t)o * SYM_LANES + g];
+      s->tube[(size_t)o * SYM_LANES + g] = u == SYM_NONE ? tubes : u;
+      s->counts8[(size_t)o * SYM_LANES + g] = u == SYM_NONE ? 0.0 : counts[u];
+    }
+  }
+  for (uint32_t b = 0; b < boxes; b++) s->bptr[b + 1] += s->bptr[b];
+  for (uint32_t o = 0; o < orbits; o++) { /* by box, orbits in order within each box */
+    for (uint64_t q = s->ptr[o]; q < s->ptr[o + 1]; q++) {
+      const uint64_t dst = s->bptr[s->off[q] / SYM_LANES]++;
+      s->borb[dst] = o * SYM_LANES;
+      s->bval[dst] = s->val[q];
+    }
+  }
+  for (uint32_t b = boxes; b > 0; b--) s->bptr[b] = s->bptr[b - 1];
+  s->bptr[0] = 0;
+  s->exc_ptr[0] = 0;
+  for (uint32_t k = 0; k < n_exc; k++) {
+    const uint32_t t = s->exc[k];
+    const uint64_t len = bt.ptr[t + 1] - bt.ptr[t];
+    memcpy(s->exc_idx + s->exc_ptr[k], bt.idx + bt.ptr[t], len * sizeof *s->exc_idx);
+    memcpy(s->exc_val + s->exc_ptr[k], bt.val + bt.ptr[t], len * sizeof *s->exc_val);
+    s->exc_ptr[k + 1] = s->exc_ptr[k] + len;
+  }
+  s->gmap = gmap;
+  gmap = NULL;
+  *out = s;
+  s = NULL;
+  st = PINET_OK;
+done:
+  sym_free(s);
+  free(pixel_box);
+  free(gmap);
+  free(hash);
+  free(table);
+  free(covered);
+  free(ti);
+  free(tv);
+  free(lanes);
+  free(reps);
+  return st;
+}
+
+/* lam8(b, g) = lambda(g(b)) (0 where g(b) is not a box: only idle lanes read it). */
+static void sym_load_image(em_sym *s, const double *lambda) {
+  for (size_t k = 0; k < (size_t)s->boxes * SYM_LANES; k++) {
+    s->lam8[k] = s->gmap[k] >= 0 ? lambda[s->gmap[k]] : 0.0;
+  }
+}
+
+/* An orbit's lanes after S1: r8 (0 where nbar <= 0, as pinet_em_s2), and nbar, ratio per tube. */
+static void sym_lanes_out(em_sym *s, uint32_t o, const double *nb8, double *nbar, double *ratio) {
+  const uint32_t *tube = s->tube + (size_t)o * SYM_LANES;
+  const double *c8 = s->counts8 + (size_t)o * SYM_LANES;
+  double *r8 = s->r8 + (size_t)o * SYM_LANES;
+  for (uint32_t g = 0; g < SYM_LANES; g++) {
+    r8[g] = nb8[g] > 0.0 ? c8[g] / nb8[g] : 0.0;
+    nbar[tube[g]] = nb8[g];
+    ratio[tube[g]] = r8[g];
+  }
+}
+
+/* d(g(b)) += D(b, g). */
+static void sym_box_out(const em_sym *s, uint32_t b, const double *d8, double *d) {
+  const int32_t *gm = s->gmap + (size_t)b * SYM_LANES;
+  for (uint32_t g = 0; g < SYM_LANES; g++) {
+    if (gm[g] >= 0) d[gm[g]] += d8[g];
+  }
+}
+
+/* S1 + S2 over the orbits, S3 over the boxes: portable C, two entries per step. */
+static void sym_sweep_c(em_sym *s, double *nbar, double *ratio, double *d) {
+  for (uint32_t o = 0; o < s->orbits; o++) {
+    double a[SYM_LANES] = {0}, b[SYM_LANES] = {0}, nb8[SYM_LANES];
+    uint64_t e = s->ptr[o];
+    const uint64_t e1 = s->ptr[o + 1];
+    for (; e + 2 <= e1; e += 2) {
+      const double v0 = s->val[e], v1 = s->val[e + 1];
+      const double *l0 = s->lam8 + s->off[e], *l1 = s->lam8 + s->off[e + 1];
+      for (uint32_t g = 0; g < SYM_LANES; g++) {
+        a[g] += v0 * l0[g];
+        b[g] += v1 * l1[g];
+      }
+    }
+    for (; e < e1; e++) {
+      const double v0 = s->val[e];
+      const double *l0 = s->lam8 + s->off[e];
+      for (uint32_t g = 0; g < SYM_LANES; g++) a[g] += v0 * l0[g];
+    }
+    for (uint32_t g = 0; g < SYM_LANES; g++) nb8[g] = a[g] + b[g];
+    sym_lanes_out(s, o, nb8, nbar, ratio);
+  }
+  for (uint32_t x = 0; x < s->boxes; x++) {
+    double a[SYM_LANES] = {0}, b[SYM_LANES] = {0}, d8[SYM_LANES];
+    uint64_t e = s->bptr[x];
+    const uint64_t e1 = s->bptr[x + 1];
+    for (; e + 2 <= e1; e += 2) {
+      const double v0 = s->bval[e], v1 = s->bval[e + 1];
+      const double *r0 = s->r8 + s->borb[e], *r1 = s->r8 + s->borb[e + 1];
+      for (uint32_t g = 0; g < SYM_LANES; g++) {
+        a[g] += v0 * r0[g];
+        b[g] += v1 * r1[g];
+      }
+    }
+    for (; e < e1; e++) {
+      const double v0 = s->bval[e];
+      const double *r0 = s->r8 + s->borb[e];
+      for (uint32_t g = 0; g < SYM_LANES; g++) a[g] += v0 * r0[g];
+    }
+    for (uint32_t g = 0; g < SYM_LANES; g++) d8[g] = a[g] + b[g];
+    sym_box_out(s, x, d8, d);
+  }
+}
+
+#ifdef PINET_EM_AVX2
+/* sum_e v[e] * x[k[e] .. k[e] + 7] for e in [e0, e1), four entries per step, 8 x 4-lane sums. */
+__attribute__((target("avx2,fma"))) static inline void sum8_avx2(const uint32_t *k, const double *v,
+                                                                 uint64_t e0, uint64_t e1,
+                                                                 const double *x, double *out) {
+  __m256d a0 = _mm256_setzero_pd(), a1 = a0, b0 = a0, b1 = a0, c0 = a0, c1 = a0, f0 = a0, f1 = a0;
+  uint64_t e = e0;
+  for (; e + 4 <= e1; e += 4) {
+    const __m256d v0 = _mm256_broadcast_sd(v + e), v1 = _mm256_broadcast_sd(v + e + 1);
+    const __m256d v2 = _mm256_broadcast_sd(v + e + 2), v3 = _mm256_broadcast_sd(v + e + 3);
+    const double *l0 = x + k[e], *l1 = x + k[e + 1], *l2 = x + k[e + 2], *l3 = x + k[e + 3];
+    a0 = _mm256_fmadd_pd(v0, _mm256_load_pd(l0), a0);
+    a1 = _mm256_fmadd_pd(v0, _mm256_load_pd(l0 + 4), a1);
+    b0 = _mm256_fmadd_pd(v1, _mm256_load_pd(l1), b0);
+    b1 = _mm256_fmadd_pd(v1, _mm256_load_pd(l1 + 4), b1);
+    c0 = _mm256_fmadd_pd(v2, _mm256_load_pd(l2), c0);
+    c1 = _mm256_fmadd_pd(v2, _mm256_load_pd(l2 + 4), c1);
+    f0 = _mm256_fmadd_pd(v3, _mm256_load_pd(l3), f0);
+    f1 = _mm256_fmadd_pd(v3, _mm256_load_pd(l3 + 4), f1);
+  }
+  for (; e < e1; e++) {
+    const __m256d v0 = _mm256_broadcast_sd(v + e);
+    a0 = _mm256_fmadd_pd(v0, _mm256_load_pd(x + k[e]), a0);
+    a1 = _mm256_fmadd_pd(v0, _mm256_load_pd(x + k[e] + 4), a1);
+  }
+  _mm256_storeu_pd(out, _mm256_add_pd(_mm256_add_pd(a0, b0), _mm256_add_pd(c0, f0)));
+  _mm256_storeu_pd(out + 4, _mm256_add_pd(_mm256_add_pd(a1, b1), _mm256_add_pd(c1, f1)));
+}
+
+__attribute__((target("avx2,fma"))) static void sym_sweep_avx2(em_sym *s, double *nbar,
+                                                                double *ratio, double *d) {
+  double t8[SYM_LANES];
+  for (uint32_t o = 0; o < s->orbits; o++) {
+    sum8_avx2(s->off, s->val, s->ptr[o], s->ptr[o + 1], s->lam8, t8);
+    sym_lanes_out(s, o, t8, nbar, ratio);
+  }
+  for (uint32_t x = 0; x < s->boxes; x++) {
+    sum8_avx2(s->borb, s->bval, s->bptr[x], s->bptr[x + 1], s->r8, t8);
+    sym_box_out(s, x, t8, d);
+  }
+}
+
+/* The same in one AVX-512 register per entry. */
+__attribute__((target("avx512f"))) static inline void sum8_avx512(const uint32_t *k,
+                                                                  const double *v, uint64_t e0,
+                                                                  uint64_t e1, const double *x,
+                                                                  double *out) {
+  __m512d a = _mm512_setzero_pd(), b = a, c = a, f = a;
+  uint64_t e = e0;
+  for (; e + 4 <= e1; e += 4) {
+    a = _mm512_fmadd_pd(_mm512_set1_pd(v[e]), _mm512_load_pd(x + k[e]), a);
+    b = _mm512_fmadd_pd(_mm512_set1_pd(v[e + 1]), _mm512_load_pd(x + k[e + 1]), b);
+    c = _mm512_fmadd_pd(_mm512_set1_pd(v[e + 2]), _mm512_load_pd(x + k[e + 2]), c);
+    f = _mm512_fmadd_pd(_mm512_set1_pd(v[e + 3]), _mm512_load_pd(x + k[e + 3]), f);
+  }
+  for (; e < e1; e++) a = _mm512_fmadd_pd(_mm512_set1_pd(v[e]), _mm512_load_pd(x + k[e]), a);
+  _mm512_storeu_pd(out, _mm512_add_pd(_mm512_add_pd(a, b), _mm512_add_pd(c, f)));
+}
+
+__attribute__((target("avx512f"))) static void sym_sweep_avx512(em_sym *s, double *nbar,
+                                                                 double *ratio, double *d) {
+  double t8[SYM_LANES];
+  for (uint32_t o = 0; o < s->orbits; o++) {
+    sum8_avx512(s->off, s->val, s->ptr[o], s->ptr[o + 1], s->lam8, t8);
+    sym_lanes_out(s, o, t8, nbar, ratio);
+  }
+  for (uint32_t x = 0; x < s->boxes; x++) {
+    sum8_avx512(s->borb, s->bval, s->bptr[x], s->bptr[x + 1], s->r8, t8);
+    sym_box_out(s, x, t8, d);
+  }
+}
+#endif
+
+/* One EM iteration with the symmetries (simd: 0 portable C, 1 AVX2, 2 AVX-512). lam8 must hold
+ * lambda on entry (sym_load_image) and holds the new image on return; d gets the backprojection,
+ * nbar and ratio every tube's S1 and S2. */
+static void sym_iterate(em_sym *s, const double *counts, const double *sens, int simd,
+                        double *lambda, double *nbar, double *ratio, double *d, double *loglik,
+                        uint32_t tubes) {
+  const uint32_t boxes = s->boxes;
+  memset(d, 0, (size_t)boxes * sizeof(double));
+  for (uint32_t k = 0; k < s->n_exc; k++) { /* the plain fused sweep for the tubes in no orbit */
+    const uint32_t t = s->exc[k];
+    const uint64_t e0 = s->exc_ptr[k], e1 = s->exc_ptr[k + 1];
+    const double nb = row_dot(s->exc_idx, s->exc_val, e0, e1, lambda);
+    const double r = nb > 0.0 ? counts[t] / nb : 0.0;
+    nbar[t] = nb;
+    ratio[t] = r;
+    for (uint64_t e = e0; e < e1; e++) d[s->exc_idx[e]] += (double)s->exc_val[e] * r;
+  }
+#ifdef PINET_EM_AVX2
+  if (simd == 2) sym_sweep_avx512(s, nbar, ratio, d);
+  else if (simd == 1) sym_sweep_avx2(s, nbar, ratio, d);
+  else sym_sweep_c(s, nbar, ratio, d);
+#else
+  (void)simd;
+  sym_sweep_c(s, nbar, ratio, d);
+#endif
+  if (loglik != NULL) *loglik = pinet_em_loglik(counts, nbar, tubes);
+  pinet_em_s4(d, sens, 0, boxes, lambda);
+  sym_load_image(s, lambda);
+}
+
 void pinet_em_s2(const double *counts, const double *nbar, size_t t0, size_t t1, double *ratio) {
   for (size_t t = t0; t < t1; t++) ratio[t] = nbar[t] > 0.0 ? counts[t] / nbar[t] : 0.0;
 }
@@ -232,7 +703,10 @@ struct pinet_em {
   uint32_t tubes, boxes, subsets, iters;
   pinet_recon_arith arith;
   int bits;
-  int avx2;
+  int avx2, avx512;
+  em_sym *sym;   /* NULL: no exact symmetries (or not EM, FLOAT, non-portable) */
+  int sym_off;   /* pinet_em_set_symmetry(em, 0) */
+  int sym_fresh; /* sym's lam8 holds the current image */
   double *counts, *lambda, *nbar, *ratio, *d, *sens;
   double *sens_sub; /* subsets * boxes (OSEM) */
   int32_t *fx_t, *fx_b;
@@ -249,6 +723,7 @@ void pinet_em_free(pinet_em *em) {
   free(em->sens_sub);
   free(em->fx_t);
   free(em->fx_b);
+  sym_free(em->sym);
   free(em);
 }
 
@@ -298,9 +773,10 @@ pinet_status pinet_em_create(const pinet_sysmat *m, const double *counts, const 
   em->arith = o.arith;
   em->bits = pinet_em_fixed_bits(total);
 #ifdef PINET_EM_AVX2
-  em->avx2 = !o.portable && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  em->avx2 = o.portable != 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  em->avx512 = o.portable == 0 && em->avx2 && __builtin_cpu_supports("avx512f");
 #endif
-  size_t tn = tubes ? tubes : 1, bn = boxes ? boxes : 1;
+  size_t tn = (size_t)tubes + 1, bn = boxes ? boxes : 1; /* nbar, ratio: + the idle-lane slot */
   em->counts = malloc(tn * sizeof(double));
   em->lambda = malloc(bn * sizeof(double));
   em->nbar = malloc(tn * sizeof(double));
@@ -325,6 +801,13 @@ pinet_status pinet_em_create(const pinet_sysmat *m, const double *counts, const 
       }
     }
   }
+  if (o.subsets == 1 && o.arith == PINET_RECON_FLOAT) {
+    pinet_status st = sym_build(m, em->counts, &em->sym);
+    if (st != PINET_OK) {
+      pinet_em_free(em);
+      return st;
+    }
+  }
   uniform_start(em);
   *out = em;
   return PINET_OK;
@@ -336,6 +819,7 @@ pinet_status pinet_em_set_image(pinet_em *em, const double *lambda) {
     RETURN_ERROR_IF(!isfinite(lambda[b]) || lambda[b] < 0.0, PINET_ERR_RANGE);
   }
   memcpy(em->lambda, lambda, (size_t)em->boxes * sizeof(double));
+  em->sym_fresh = 0;
   return PINET_OK;
 }
 
@@ -382,9 +866,20 @@ pinet_status pinet_em_iterate(pinet_em *em, double *loglik) {
     return PINET_OK;
   }
   /* S1-S3 in one pass over the tubes (each row is read from memory once), then S4 */
-  memset(em->d, 0, (size_t)em->boxes * sizeof(double));
   const uint16_t *i16 = pinet_sysmat_by_tube_idx16(em->m);
-  if (i16 != NULL) s123_idx16(&em->bt, i16, em->counts, em->lambda, em->avx2, em->nbar, em->ratio, em->d);
+  if (em->sym != NULL && !em->sym_off) {
+    if (!em->sym_fresh) sym_load_image(em->sym, em->lambda);
+    sym_iterate(em->sym, em->counts, em->sens, em->avx2 + em->avx512, em->lambda, em->nbar,
+                em->ratio, em->d, loglik, em->tubes);
+    em->sym_fresh = 1;
+    em->iters++;
+    return PINET_OK;
+  }
+  em->sym_fresh = 0;
+  memset(em->d, 0, (size_t)em->boxes * sizeof(double));
+  if (i16 != NULL) {
+    s123_idx16(&em->bt, i16, em->counts, em->lambda, em->avx2, em->nbar, em->ratio, em->d);
+  }
   else pinet_em_s123_by_tube(&em->bt, em->counts, em->lambda, em->nbar, em->ratio, em->d);
   if (loglik != NULL) *loglik = pinet_em_loglik(em->counts, em->nbar, em->tubes);
   pinet_em_s4(em->d, em->sens, 0, em->boxes, em->lambda);
@@ -397,6 +892,18 @@ pinet_status pinet_em_current_loglik(pinet_em *em, double *loglik) {
   pinet_em_s1(&em->bt, em->lambda, em->nbar);
   *loglik = pinet_em_loglik(em->counts, em->nbar, em->tubes);
   return PINET_OK;
+}
+
+pinet_status pinet_em_set_symmetry(pinet_em *em, int on) {
+  RETURN_ERROR_IF(em == NULL, PINET_ERR_NULL);
+  em->sym_off = !on;
+  em->sym_fresh = 0;
+  return PINET_OK;
+}
+
+uint32_t pinet_em_symmetric_tubes(const pinet_em *em) {
+  if (em == NULL || em->sym == NULL || em->sym_off) return 0;
+  return em->tubes - em->sym->n_exc;
 }
 
 const double *pinet_em_image(const pinet_em *em) { return em->lambda; }

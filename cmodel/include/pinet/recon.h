@@ -165,7 +165,8 @@ typedef struct pinet_em pinet_em;
 typedef struct pinet_em_opts {
   uint32_t subsets;        /* 1 = EM; S > 1 = OSEM with S subsets of views */
   pinet_recon_arith arith; /* FLOAT or FIXED (FIXED needs subsets == 1) */
-  int portable;            /* 1: portable C only (default 0: AVX2 + FMA where the CPU has them) */
+  int portable;            /* 1: portable C only; 2: AVX2 + FMA at most (no AVX-512); default 0:
+                              the widest of AVX-512 / AVX2 + FMA the CPU has */
 } pinet_em_opts;
 
 /* counts: one per tube of m (pinet_sysmat_tubes). The image starts uniform with
@@ -182,6 +183,13 @@ pinet_status pinet_em_set_image(pinet_em *em, const double *lambda);
 pinet_status pinet_em_iterate(pinet_em *em, double *loglik);
 /* L of the current image (one extra forward projection). */
 pinet_status pinet_em_current_loglik(pinet_em *em, double *loglik);
+/* EM (subsets 1, FLOAT) uses the square's symmetries where the matrix has them bit for bit (found
+ * at creation): one representative row serves up to 8 tubes (the same products as the plain
+ * sweep, the sums in another order). on = 0 runs the plain fused sweep instead; on = 1 (the
+ * default) the symmetric one where available. PINET_ERR_NULL. */
+pinet_status pinet_em_set_symmetry(pinet_em *em, int on);
+/* Tubes served by the symmetric sweep (0 if none, or turned off). */
+uint32_t pinet_em_symmetric_tubes(const pinet_em *em);
 const double *pinet_em_image(const pinet_em *em);      /* one value per box */
 const double *pinet_em_sens(const pinet_em *em);       /* s(b) */
 uint32_t pinet_em_iterations(const pinet_em *em);
