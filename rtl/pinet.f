@@ -2,3 +2,8 @@
 // Read by CMake (cosim, testbenches, lint), Icarus, yosys scripts and Verilator alike.
 rtl/rta_pkg.sv
 rtl/rta_switch.sv
+rtl/rta_ring.sv
+rtl/rta_torus2d.sv
+rtl/rta_bitmap_ctrl.sv
+rtl/rta_system1d.sv
+rtl/rta_system2d.sv

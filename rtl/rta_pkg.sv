@@ -46,6 +46,6 @@ package rta_pkg;
   } rta_err_e;
 
   // Width of the controller's command argument (levels, switch addresses, class numbers).
-  parameter int unsigned RtaArgWidth = 16;
+  parameter int RtaArgWidth = 16;
 
 endpackage

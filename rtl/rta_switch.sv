@@ -9,7 +9,7 @@
 // chain of switches in the cycle it is driven.
 
 module rta_switch #(
-  parameter int unsigned Width = 32
+  parameter int Width = 32
 ) (
   input  logic             on_i,
   input  logic [Width-1:0] t1_i,

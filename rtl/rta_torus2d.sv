@@ -1,0 +1,100 @@
+// Copyright pinet contributors.
+//
+// rta_torus2d: the 2D Recursive Torus Architecture of Side x Side PEs (paper 004, section 4),
+// gates only.
+//
+// Every row and every column is one rta_ring of Side PEs:
+//   - row r (g_row[r].u_ring): PEs (r, 0 .. Side-1) through their L / R ports, switch position p
+//     driven by bitmap_i[r*M + p];
+//   - column c (g_col[c].u_ring): PEs (0 .. Side-1, c) from the top, U playing the role of L and D
+//     the role of R, switch position p (counted from the top) driven by bitmap_i[Side*M + c*M + p];
+// with M = Side/2 - 1 switches per ring (horizontal rings first, as in cmodel/include/pinet/rta.h).
+//
+// Ports: PE (r, c) has the scalar index i = r*Side + c, and its word is bits [i*Width +: Width]
+// (a packed [Side*Side-1:0][Width-1:0] array written flat, because yosys 0.23 does not parse
+// packed 2D arrays). x_i is the word the PE drives out of its x port, x_o the word arriving there.
+//
+// Latency: none; combinational like rta_ring.
+
+module rta_torus2d #(
+  parameter int Side  = 4,
+  parameter int Width = 32
+) (
+  input  logic [Side*(Side-2)-1:0]  bitmap_i,
+  input  logic [Side*Side*Width-1:0] l_i,
+  input  logic [Side*Side*Width-1:0] r_i,
+  input  logic [Side*Side*Width-1:0] u_i,
+  input  logic [Side*Side*Width-1:0] d_i,
+  output logic [Side*Side*Width-1:0] l_o,
+  output logic [Side*Side*Width-1:0] r_o,
+  output logic [Side*Side*Width-1:0] u_o,
+  output logic [Side*Side*Width-1:0] d_o
+);
+
+  localparam int RingSwitches = Side / 2 - 1;
+  localparam int RowWords     = Side * Width;
+
+  //////////////////////
+  // Horizontal rings //
+  //////////////////////
+
+  // Row r's PEs are consecutive in the scalar numbering: its words are one contiguous slice.
+  for (genvar r = 0; r < Side; r++) begin : g_row
+    rta_ring #(
+      .N    (Side),
+      .Width(Width)
+    ) u_ring (
+      .bitmap_i(bitmap_i[r*RingSwitches +: RingSwitches]),
+      .l_i     (l_i[r*RowWords +: RowWords]),
+      .r_i     (r_i[r*RowWords +: RowWords]),
+      .l_o     (l_o[r*RowWords +: RowWords]),
+      .r_o     (r_o[r*RowWords +: RowWords])
+    );
+  end
+
+  ////////////////////
+  // Vertical rings //
+  ////////////////////
+
+  // Column c's words are gathered into the column's own vectors, row r at word r. (Per-column
+  // vectors, not one shared transpose: an event simulator then wakes only that column's wires.)
+  for (genvar c = 0; c < Side; c++) begin : g_col
+    logic [RowWords-1:0] col_u_in;
+    logic [RowWords-1:0] col_d_in;
+    logic [RowWords-1:0] col_u_out;
+    logic [RowWords-1:0] col_d_out;
+
+    for (genvar r = 0; r < Side; r++) begin : g_pe
+      assign col_u_in[r*Width +: Width]     = u_i[(r*Side+c)*Width +: Width];
+      assign col_d_in[r*Width +: Width]     = d_i[(r*Side+c)*Width +: Width];
+      assign u_o[(r*Side+c)*Width +: Width] = col_u_out[r*Width +: Width];
+      assign d_o[(r*Side+c)*Width +: Width] = col_d_out[r*Width +: Width];
+    end
+
+    rta_ring #(
+      .N    (Side),
+      .Width(Width)
+    ) u_ring (
+      .bitmap_i(bitmap_i[(Side+c)*RingSwitches +: RingSwitches]),
+      .l_i     (col_u_in),
+      .r_i     (col_d_in),
+      .l_o     (col_u_out),
+      .r_o     (col_d_out)
+    );
+  end
+
+  ////////////////
+  // Parameters //
+  ////////////////
+
+  // Side must be a power of two >= 4 (rta_ring checks it too). Icarus 11 has no elaboration-time
+  // $error: there the check runs at time 0.
+  if (Side < 4 || (Side & (Side - 1)) != 0) begin : g_bad_side
+`ifdef __ICARUS__
+    initial $fatal(1, "rta_torus2d: Side must be a power of two >= 4");
+`else
+    $error("rta_torus2d: Side must be a power of two >= 4");
+`endif
+  end
+
+endmodule

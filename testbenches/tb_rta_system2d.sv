@@ -1,0 +1,288 @@
+// Copyright pinet contributors.
+//
+// tb_rta_system2d: end-to-end testbench of rta_system2d (Side = 8): commands go into the bitmap
+// controller, words go through the torus, and the routing is checked against the paper.
+//
+//   - After reset every row and column is one ring of 8 PEs. SET_LEVEL l (l = 1 .. 3): PE
+//     (r, c)'s R port reaches the L port of (r, q + (c + 1) mod 2^l) and its D port the U port of
+//     (q' + (r + 1) mod 2^l, c).
+//   - Latency: before the edge that takes a command the torus routes by the old bitmap, after it
+//     by the new one.
+//   - ARTA, hand-derived: from the full torus, ARTA_OFF class 3 (the top-right 4 x 4 block) turns
+//     classes 3 and 1 OFF: rows 0-3 split into rings 0-3, 4-5, 6-7, rows 4-7 into 0-3, 4-7;
+//     columns 0-3 into rings (rows) 0-3, 4-7, columns 4-7 into 0-1, 2-3, 4-7. ARTA_ON class 1
+//     restores the full torus. A raw bitmap that is not uniform on a class is refused.
+//   - RTA mode: random raw bitmaps are loaded as given; along every row and column each segment
+//     between OFF switches is a ring.
+// PRNG: xorshift64, seed from +seed=<n> (default 1). Ends with "PASS tb_rta_system2d", or
+// $error + $fatal on the first mismatch.
+
+module tb_rta_system2d;
+
+  localparam int Side      = 8;
+  localparam int L         = 3;
+  localparam int M         = Side / 2 - 1;
+  localparam int Pes       = Side * Side;
+  localparam int Sw        = Side * (Side - 2);
+  localparam int Width     = 16;
+  localparam int RawRounds = 30;
+
+  localparam int OpSetMode = 1, OpSetLevel = 2, OpArtaOff = 3, OpArtaOn = 4, OpWriteRaw = 5;
+  localparam int ErrOk = 0, ErrIllegal = 5;
+
+  logic                 clk;
+  logic                 rst_n;
+  logic                 cmd_valid;
+  logic [2:0]           cmd_op;
+  logic [15:0]          cmd_arg;
+  logic [Sw-1:0]        cmd_bitmap;
+  logic [Sw-1:0]        bitmap;
+  logic [1:0]           mode;
+  logic [2:0]           err;
+  logic [Pes*Width-1:0] l_in, r_in, u_in, d_in;
+  logic [Pes*Width-1:0] l_out, r_out, u_out, d_out;
+
+  rta_system2d #(
+    .Side (Side),
+    .Width(Width)
+  ) u_dut (
+    .clk_i       (clk),
+    .rst_ni      (rst_n),
+    .cmd_valid_i (cmd_valid),
+    .cmd_op_i    (cmd_op),
+    .cmd_arg_i   (cmd_arg),
+    .cmd_bitmap_i(cmd_bitmap),
+    .bitmap_o    (bitmap),
+    .mode_o      (mode),
+    .err_o       (err),
+    .l_i         (l_in),
+    .r_i         (r_in),
+    .u_i         (u_in),
+    .d_i         (d_in),
+    .l_o         (l_out),
+    .r_o         (r_out),
+    .u_o         (u_out),
+    .d_o         (d_out)
+  );
+
+  initial begin
+    clk = 1'b0;
+    forever #5 clk = ~clk;
+  end
+
+  //////////
+  // PRNG //
+  //////////
+
+  logic [63:0] rng_state;
+  int unsigned seed;
+  int unsigned checks;
+
+  // Called only as the whole right-hand side of an assignment (see tb_rta_bitmap_ctrl).
+  function automatic logic [31:0] rand32();
+    rng_state = rng_state ^ (rng_state << 13);
+    rng_state = rng_state ^ (rng_state >> 7);
+    rng_state = rng_state ^ (rng_state << 17);
+    rand32    = rng_state[31:0];
+  endfunction
+
+  ///////////
+  // Tests //
+  ///////////
+
+  // Ring partition of the torus: bit r*Side + k of hs is 1 when a ring of row r starts at
+  // column k, bit c*Side + k of vs when a ring of column c starts at row k (k = 0 always set).
+  typedef logic [Side-1:0]      starts_t;
+  typedef logic [Side*Side-1:0] part_t;
+
+  // Fresh random words, tag 4*pe + port (L, R, U, D) in the low 8 bits.
+  task automatic drive_words;
+    logic [31:0] w;
+    for (int i = 0; i < Pes; i++) begin
+      w = rand32();
+      l_in[i*Width +: Width] = Width'((w & 32'hff00) | 32'(4 * i));
+      w = rand32();
+      r_in[i*Width +: Width] = Width'((w & 32'hff00) | 32'(4 * i + 1));
+      w = rand32();
+      u_in[i*Width +: Width] = Width'((w & 32'hff00) | 32'(4 * i + 2));
+      w = rand32();
+      d_in[i*Width +: Width] = Width'((w & 32'hff00) | 32'(4 * i + 3));
+    end
+  endtask
+
+  // Next position after a on a ring of Side PEs whose rings start where starts has a 1.
+  function automatic int next_pos(input starts_t starts, input int a);
+    int first;
+    first = 0;
+    for (int k = 0; k <= a; k++) begin
+      if (starts[k]) first = k;
+    end
+    if (a == Side - 1 || starts[a+1]) next_pos = first;
+    else next_pos = a + 1;
+  endfunction
+
+  task automatic check_torus(input part_t hs, input part_t vs, input string what);
+    int a;
+    int b;
+    drive_words();
+    #1;
+    for (int r = 0; r < Side; r++) begin
+      for (int c = 0; c < Side; c++) begin
+        a = r * Side + c;
+        b = r * Side + next_pos(hs[r*Side +: Side], c);
+        checks++;
+        if (l_out[b*Width +: Width] !== r_in[a*Width +: Width] ||
+            r_out[a*Width +: Width] !== l_in[b*Width +: Width]) begin
+          $display("tb_rta_system2d: %s (seed %0d)", what, seed);
+          $error("PE (%0d,%0d) R -> PE %0d L: got L %h R %h, want L %h R %h", r, c, b,
+                 l_out[b*Width +: Width], r_out[a*Width +: Width], r_in[a*Width +: Width],
+                 l_in[b*Width +: Width]);
+          $fatal(1, "tb_rta_system2d: FAIL");
+        end
+        b = next_pos(vs[c*Side +: Side], r) * Side + c;
+        checks++;
+        if (u_out[b*Width +: Width] !== d_in[a*Width +: Width] ||
+            d_out[a*Width +: Width] !== u_in[b*Width +: Width]) begin
+          $display("tb_rta_system2d: %s (seed %0d)", what, seed);
+          $error("PE (%0d,%0d) D -> PE %0d U: got U %h D %h, want U %h D %h", r, c, b,
+                 u_out[b*Width +: Width], d_out[a*Width +: Width], d_in[a*Width +: Width],
+                 u_in[b*Width +: Width]);
+          $fatal(1, "tb_rta_system2d: FAIL");
+        end
+      end
+    end
+  endtask
+
+  // Expected partitions, set by the helpers below and read by command().
+  part_t old_hs, old_vs, new_hs, new_vs;
+
+  task automatic expect_level(int l);
+    for (int i = 0; i < Side; i++) begin
+      for (int k = 0; k < Side; k++) begin
+        new_hs[i*Side + k] = (k % (1 << l) == 0);
+        new_vs[i*Side + k] = (k % (1 << l) == 0);
+      end
+    end
+  endtask
+
+  // Along ring i (rows first, then columns) an OFF switch p starts a ring at 2p+2.
+  task automatic expect_bitmap(input logic [Sw-1:0] bm);
+    for (int i = 0; i < Side; i++) begin
+      new_hs[i*Side +: Side] = starts_t'(1);
+      new_vs[i*Side +: Side] = starts_t'(1);
+      for (int p = 0; p < M; p++) begin
+        if (!bm[i*M + p]) new_hs[i*Side + 2*p + 2] = 1'b1;
+        if (!bm[Side*M + i*M + p]) new_vs[i*Side + 2*p + 2] = 1'b1;
+      end
+    end
+  endtask
+
+  task automatic expect_same;
+    new_hs = old_hs;
+    new_vs = old_vs;
+  endtask
+
+  // Issue one command; check the routing just before the edge (old_*) and after it (new_*),
+  // then make new_* the old_* of the next command.
+  task automatic command(input int op, input int arg, input logic [Sw-1:0] raw,
+                         input int want_err, input int want_mode, input string what);
+    if (op < 0 || op > 7 || arg < 0 || arg > 65535) $fatal(1, "tb_rta_system2d: bad command");
+    @(negedge clk);
+    cmd_valid  = 1'b1;
+    cmd_op     = 3'(op);
+    cmd_arg    = 16'(arg);
+    cmd_bitmap = raw;
+    #3;
+    check_torus(old_hs, old_vs, {what, " (before the edge)"});
+    @(posedge clk);
+    #1;
+    cmd_valid = 1'b0;
+    checks++;
+    if (err !== 3'(want_err) || mode !== 2'(want_mode)) begin
+      $error("tb_rta_system2d: %s: err %0d mode %0d, expected err %0d mode %0d (seed %0d)", what,
+             err, mode, want_err, want_mode, seed);
+      $fatal(1, "tb_rta_system2d: FAIL");
+    end
+    check_torus(new_hs, new_vs, what);
+    old_hs = new_hs;
+    old_vs = new_vs;
+  endtask
+
+  initial begin
+    logic [Sw-1:0] raw;
+    logic [31:0]   w;
+    seed = 1;
+    if ($value$plusargs("seed=%d", seed)) begin
+    end
+    rng_state = {32'h9e3779b9, seed} | 64'd1;
+    checks    = 0;
+    $display("tb_rta_system2d: seed %0d", seed);
+
+    cmd_valid  = 1'b0;
+    cmd_op     = '0;
+    cmd_arg    = '0;
+    cmd_bitmap = '0;
+    l_in       = '0;
+    r_in       = '0;
+    u_in       = '0;
+    d_in       = '0;
+    rst_n      = 1'b1;
+    #1;
+    rst_n = 1'b0;
+    #2;
+    expect_level(L);
+    check_torus(new_hs, new_vs, "reset");
+    old_hs = new_hs;
+    old_vs = new_vs;
+    rst_n = 1'b1;
+
+    for (int l = 1; l <= L; l++) begin
+      expect_level(l);
+      command(OpSetLevel, l, '0, ErrOk, 0, $sformatf("SET_LEVEL %0d", l));
+    end
+    for (int l = L - 1; l >= 1; l--) begin
+      expect_level(l);
+      command(OpSetLevel, l, '0, ErrOk, 0, $sformatf("SET_LEVEL %0d", l));
+    end
+
+    // ARTA from the full torus.
+    expect_level(L);
+    command(OpSetLevel, L, '0, ErrOk, 0, "SET_LEVEL 3");
+    expect_same();
+    command(OpSetMode, 1, '0, ErrOk, 1, "SET_MODE ARTA");
+    for (int i = 0; i < Side; i++) begin
+      new_hs[i*Side +: Side] = (i < 4) ? 8'b0101_0001 : 8'b0001_0001;
+      new_vs[i*Side +: Side] = (i < 4) ? 8'b0001_0001 : 8'b0001_0101;
+    end
+    command(OpArtaOff, 3, '0, ErrOk, 1, "ARTA_OFF class 3");
+    expect_level(L);
+    command(OpArtaOn, 1, '0, ErrOk, 1, "ARTA_ON class 1");
+    // All ON except one switch of class 1: not uniform on the class.
+    raw    = '1;
+    raw[1] = 1'b0;
+    expect_same();
+    command(OpWriteRaw, 0, raw, ErrIllegal, 1, "WRITE_RAW non-uniform class in ARTA");
+
+    // RTA: any bitmap.
+    expect_same();
+    command(OpSetMode, 2, '0, ErrOk, 2, "SET_MODE RTA");
+    for (int k = 0; k < RawRounds; k++) begin
+      for (int b = 0; b < Sw; b++) begin
+        w      = rand32();
+        raw[b] = (w & 32'h3) != 0;
+      end
+      expect_bitmap(raw);
+      command(OpWriteRaw, 0, raw, ErrOk, 2, $sformatf("WRITE_RAW %h", raw));
+      checks++;
+      if (bitmap !== raw) begin
+        $error("tb_rta_system2d: WRITE_RAW %h in RTA: bitmap %h (seed %0d)", raw, bitmap, seed);
+        $fatal(1, "tb_rta_system2d: FAIL");
+      end
+    end
+
+    $display("tb_rta_system2d: %0d checks, PRNG state %h", checks, rng_state);
+    $display("PASS tb_rta_system2d");
+    $finish;
+  end
+
+endmodule
