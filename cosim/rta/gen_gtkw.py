@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""gen_gtkw.py - write the GTKWave save files waves/rta_*.gtkw of the RTA cosims.
+
+usage: python3 cosim/rta/gen_gtkw.py [repo-root]    (default: two levels above this file)
+
+The cosims trace the Verilated top under the scope `top`: the ports as top.<port>[msb:0], the
+RTL hierarchy under top.<module>. The PE port arrays are flat vectors (word i = bits
+[32i+31:32i]), whose width depends on the size variant; a save file names one PE word as a
+bundle of single bits "(b)top.l_o[msb:0]", so each word is listed once per variant width and
+GTKWave keeps the variant present in the dump (it silently skips names a dump lacks). So one
+save file serves every size: `gtkwave waves/rta_ring_n64.fst waves/rta_ring.gtkw` (from the
+repository root: the translate filters are named waves/filters/*.txt).
+
+Translate filters (waves/filters/): rta_onoff.txt for switch states (single bits are shown as
+one-bit bundles so that the filter applies), rta_cmd.txt for cmd_op_i, rta_err.txt for err_o,
+rta_mode.txt for mode_o.
+"""
+import os
+import sys
+
+# GTKWave trace flags (gtkwave src/analyzer.h).
+HEX, DEC, BIN, RJUST = 0x2, 0x4, 0x8, 0x20
+FTRANSLATED, BLANK, GRP_BEGIN, GRP_END, CLOSED = 0x2000, 0x200, 0x800000, 0x1000000, 0x400000
+F_HEX = RJUST | HEX
+F_DEC = RJUST | DEC
+F_BIT = RJUST | BIN
+FILTERS = {  # filter file -> slot number
+    "waves/filters/rta_onoff.txt": 1,
+    "waves/filters/rta_cmd.txt": 2,
+    "waves/filters/rta_err.txt": 3,
+    "waves/filters/rta_mode.txt": 4,
+}
+WORD = 32
+
+
+class Save:
+    def __init__(self, block, dump, note):
+        self.lines = [
+            "[*] GTKWave save file for the %s cosim, written by cosim/rta/gen_gtkw.py (edit that)." % block,
+            "[*] %s" % note,
+            "[*] Start from the repository root (filters: waves/filters/*.txt), e.g.",
+            "[*]   gtkwave %s waves/%s.gtkw" % (dump, block),
+            "[dumpfile] \"%s\"" % dump,
+            "[timestart] 0",
+            "[size] 1280 720",
+            "[pos] -1 -1",
+            "*-2.000000 0 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1 -1",
+            "[sst_width] 220",
+            "[signals_width] 260",
+            "[sst_expanded] 1",
+            "[sst_vpaned_height] 200",
+        ]
+
+    def flags(self, f):
+        self.lines.append("@%x" % f)
+
+    def sig(self, name, f=F_HEX, filt=None):
+        self.flags(f | (FTRANSLATED if filt else 0))
+        if filt:
+            self.lines.append("^%d %s" % (FILTERS[filt], filt))
+        self.lines.append(name)
+
+    def bits_bundle(self, label, bits, f=F_HEX, filt=None):
+        """A bundle of single-bit references, most significant first."""
+        self.flags(f | (FTRANSLATED if filt else 0))
+        if filt:
+            self.lines.append("^%d %s" % (FILTERS[filt], filt))
+        self.lines.append("#{%s} %s" % (label, " ".join(bits)))
+
+    def word(self, label, vec, widths, index, f=F_HEX):
+        """PE word `index` of the flat vector `vec`, once per possible vector width."""
+        for w in widths:
+            if (index + 1) * WORD <= w:
+                bits = ["(%d)%s[%d:0]" % (b, vec, w - 1)
+                        for b in range((index + 1) * WORD - 1, index * WORD - 1, -1)]
+                self.bits_bundle(label, bits, f)
+
+    def switch(self, label, path):
+        """A one-bit switch state shown as ON / OFF."""
+        self.bits_bundle(label, [path], F_HEX, "waves/filters/rta_onoff.txt")
+
+    def vector_variants(self, name, widths, f=F_HEX, filt=None):
+        for w in widths:
+            self.sig("%s[%d:0]" % (name, w - 1), f, filt)
+
+    def group(self, title, closed=False):
+        self.flags(GRP_BEGIN | BLANK | (CLOSED if closed else 0))
+        self.lines.append("-" + title)
+        return _Group(self, title)
+
+    def write(self, path):
+        with open(path, "w") as fh:
+            fh.write("\n".join(self.lines) + "\n")
+
+
+class _Group:
+    def __init__(self, save, title):
+        self.save, self.title = save, title
+
+    def __enter__(self):
+        return self.save
+
+    def __exit__(self, *exc):
+        self.save.flags(GRP_END | BLANK)
+        self.save.lines.append("-" + self.title)
+
+
+def ring_switches(s, prefix, count, label="sw"):
+    for p in range(count):
+        s.switch("%s[%d]" % (label, p), "%s.g_switch[%d].u_switch.on_i" % (prefix, p))
+
+
+def pe_ports(s, pe, ports, widths):
+    with s.group("PE %d" % pe):
+        for port in ports:
+            for suffix in ("i", "o"):
+                s.word("%s_%s[%d]" % (port, suffix, pe), "top.%s_%s" % (port, suffix), widths, pe)
+
+
+def ctrl_ports(s, bitmap_widths, scopes):
+    with s.group("controller"):
+        s.sig("top.clk_i", F_BIT)
+        s.sig("top.rst_ni", F_BIT)
+        s.sig("top.cmd_valid_i", F_BIT)
+        s.sig("top.cmd_op_i[2:0]", F_HEX, "waves/filters/rta_cmd.txt")
+        s.sig("top.cmd_arg_i[15:0]", F_DEC)
+        s.vector_variants("top.cmd_bitmap_i", bitmap_widths)
+        s.vector_variants("top.bitmap_o", bitmap_widths)
+        s.sig("top.mode_o[1:0]", F_HEX, "waves/filters/rta_mode.txt")
+        s.sig("top.err_o[2:0]", F_HEX, "waves/filters/rta_err.txt")
+    with s.group("controller internals"):
+        for scope in scopes:  # the one present in the dump shows
+            for name in ("check_legal", "srta_ok", "arta_ok"):
+                s.sig("%s.%s" % (scope, name), F_BIT)
+            s.vector_variants("%s.bitmap_d" % scope, bitmap_widths)
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    waves = os.path.join(root, "waves")
+
+    # ---- rta_switch -----------------------------------------------------------------------
+    s = Save("rta_switch", "waves/rta_switch.fst", "rtl/rta_switch.sv: the state and the four terminals.")
+    s.switch("on_i", "top.on_i")
+    s.sig("top.on_i", F_BIT)
+    for t in range(1, 5):
+        s.sig("top.t%d_i[31:0]" % t)
+    for t in range(1, 5):
+        s.sig("top.t%d_o[31:0]" % t)
+    s.write(os.path.join(waves, "rta_switch.gtkw"))
+
+    # ---- rta_ring: N = 4 .. 256 -----------------------------------------------------------
+    ns = (4, 8, 16, 64, 256)
+    s = Save("rta_ring", "waves/rta_ring_n16.fst",
+             "rtl/rta_ring.sv, any N: the bitmap, switches 0..6 and PEs 0..3 (x_i driven, x_o arriving).")
+    with s.group("bitmap"):
+        s.vector_variants("top.bitmap_i", [n // 2 - 1 for n in ns])
+        ring_switches(s, "top.rta_ring", 7)
+    for pe in range(4):
+        pe_ports(s, pe, ("l", "r"), [n * WORD for n in ns])
+    s.write(os.path.join(waves, "rta_ring.gtkw"))
+
+    # ---- rta_torus2d: side = 4, 8, 16 -----------------------------------------------------
+    sides = (4, 8, 16)
+    s = Save("rta_torus2d", "waves/rta_torus2d_s4.fst",
+             "rtl/rta_torus2d.sv, any side: the bitmap, row 0 and column 0 switches, PEs (0,0)..(0,3).")
+    with s.group("bitmap"):
+        s.vector_variants("top.bitmap_i", [x * (x - 2) for x in sides])
+        ring_switches(s, "top.rta_torus2d.g_row[0].u_ring", 7, "row0_sw")
+        ring_switches(s, "top.rta_torus2d.g_col[0].u_ring", 7, "col0_sw")
+    for pe in range(4):
+        pe_ports(s, pe, ("l", "r", "u", "d"), [x * x * WORD for x in sides])
+    s.write(os.path.join(waves, "rta_torus2d.gtkw"))
+
+    # ---- rta_bitmap_ctrl: dim 1 side 8, 64, 256; dim 2 side 4, 8 ---------------------------
+    widths = (3, 31, 127, 8, 48)
+    s = Save("rta_bitmap_ctrl", "waves/rta_bitmap_ctrl_d1_s8.fst",
+             "rtl/rta_bitmap_ctrl.sv, any size: command, bitmap, mode, error (names via filters).")
+    ctrl_ports(s, widths, ["top.rta_bitmap_ctrl"])
+    s.write(os.path.join(waves, "rta_bitmap_ctrl.gtkw"))
+
+    # ---- rta_system1d (N = 8, 64) and rta_system2d (side = 4, 8) ---------------------------
+    s = Save("rta_system", "waves/rta_system1d_n8.fst",
+             "rtl/rta_system1d.sv / rta_system2d.sv: controller, switch states, PEs 0..3 during the reduce.")
+    ctrl_ports(s, (3, 31, 8, 48), ["top.rta_system1d.u_ctrl", "top.rta_system2d.u_ctrl"])
+    with s.group("switch states"):
+        ring_switches(s, "top.rta_system1d.u_ring", 7)
+        ring_switches(s, "top.rta_system2d.u_torus.g_row[0].u_ring", 3, "row0_sw")
+        ring_switches(s, "top.rta_system2d.u_torus.g_col[0].u_ring", 3, "col0_sw")
+    for pe in range(4):
+        pe_ports(s, pe, ("l", "r", "u", "d"), sorted({8 * WORD, 64 * WORD, 16 * WORD}))
+    s.write(os.path.join(waves, "rta_system.gtkw"))
+
+
+if __name__ == "__main__":
+    main()
