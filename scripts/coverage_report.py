@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Per-run Verilator coverage summary: line (line + branch points) and toggle coverage.
+
+usage: coverage_report.py DIR
+Reads DIR/<run>.dat (written by the cosims built with PINET_COVERAGE=ON), prints one row per
+run and writes annotated sources to DIR/<run>/ with verilator_coverage --annotate.
+"""
+import glob
+import os
+import subprocess
+import sys
+
+
+def parse(path):
+    """Return {kind: [hit, total]} for one coverage.dat (kind: line or toggle)."""
+    kinds = {"line": [0, 0], "toggle": [0, 0]}
+    with open(path, encoding="latin-1") as f:
+        for raw in f:
+            if not raw.startswith("C '"):
+                continue
+            key, _, count = raw.rstrip("\n").rpartition("' ")
+            fields = dict(kv.split("\x02", 1) for kv in key[3:].split("\x01") if "\x02" in kv)
+            page = fields.get("page", "")
+            kind = "toggle" if page.startswith("v_toggle") else (
+                "line" if page.startswith(("v_line", "v_branch")) else None)
+            if kind is None:
+                continue
+            kinds[kind][1] += 1
+            if int(count) > 0:
+                kinds[kind][0] += 1
+    return kinds
+
+
+def pct(hit_total):
+    hit, total = hit_total
+    return f"{100.0 * hit / total:6.2f}% ({hit}/{total})" if total else "     n/a"
+
+
+def main():
+    if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
+        print("usage: coverage_report.py DIR", file=sys.stderr)
+        return 2
+    files = sorted(glob.glob(os.path.join(sys.argv[1], "*.dat")))
+    if not files:
+        print("coverage: no .dat files (were the cosims built with PINET_COVERAGE=ON?)", file=sys.stderr)
+        return 1
+    print(f"{'run':22s} {'line coverage':24s} {'toggle coverage':24s} annotated sources")
+    for path in files:
+        run = os.path.splitext(os.path.basename(path))[0]
+        kinds = parse(path)
+        outdir = os.path.join(sys.argv[1], run)
+        subprocess.run(["verilator_coverage", "--annotate", outdir, path],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        print(f"{run:22s} {pct(kinds['line']):24s} {pct(kinds['toggle']):24s} {outdir}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
