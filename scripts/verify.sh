@@ -3,17 +3,18 @@
 # co-simulation with its default settings, writes one FST per run to waves/ and ends with a
 # summary table per block. Exit status: 0 all passed, 1 a cosim failed, 2 usage, 3 build error.
 #
-#   bash scripts/verify.sh [--coverage] [--seed S] [--only REGEX] [--build DIR] [--no-deps]
+#   bash scripts/verify.sh [--coverage] [--seed S] [--only REGEX] [--build DIR] [--no-deps] [--no-build]
 #
 # --coverage   build the cosims with Verilator line+toggle coverage (separate build dir), print
 #              coverage per block and write annotated sources to waves/coverage/<run>/
 # --seed S     run every cosim with seed S instead of its default
 # --only REGEX run only the cosims whose run name matches REGEX
+# --no-build   re-run the cosims of an existing build directory without configuring or building
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-coverage=0 seed="" only="" build="" deps=1
+coverage=0 seed="" only="" build="" deps=1 rebuild=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --coverage) coverage=1 ;;
@@ -21,6 +22,7 @@ while [ $# -gt 0 ]; do
     --only) only=${2:?--only needs a value}; shift ;;
     --build) build=${2:?--build needs a value}; shift ;;
     --no-deps) deps=0 ;;
+    --no-build) rebuild=0 ;;
     -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "verify: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
@@ -36,12 +38,16 @@ if [ -z "$build" ]; then
   build=build; [ $coverage -eq 1 ] && build=build-coverage
 fi
 cov_flag=OFF; [ $coverage -eq 1 ] && cov_flag=ON
-echo "verify: configuring $build (Release, coverage $cov_flag)"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_COVERAGE=$cov_flag >"$build.configure.log" 2>&1 \
-  || { cat "$build.configure.log" >&2; echo "verify: configure failed" >&2; exit 3; }
-echo "verify: building (log: $build.build.log)"
-cmake --build "$build" >"$build.build.log" 2>&1 \
-  || { tail -n 40 "$build.build.log" >&2; echo "verify: build failed" >&2; exit 3; }
+if [ $rebuild -eq 1 ]; then
+  echo "verify: configuring $build (Release, coverage $cov_flag)"
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_COVERAGE=$cov_flag >"$build.configure.log" 2>&1 \
+    || { cat "$build.configure.log" >&2; echo "verify: configure failed" >&2; exit 3; }
+  echo "verify: building (log: $build.build.log; the first build takes several minutes)"
+  cmake --build "$build" >"$build.build.log" 2>&1 \
+    || { tail -n 40 "$build.build.log" >&2; echo "verify: build failed" >&2; exit 3; }
+elif [ ! -f "$build/cosim_runs.list" ]; then
+  echo "verify: --no-build: $build/cosim_runs.list does not exist (build first)" >&2; exit 2
+fi
 
 mkdir -p waves
 [ $coverage -eq 1 ] && rm -rf waves/coverage && mkdir -p waves/coverage
