@@ -13,6 +13,7 @@
 #include "pinet/histogram.h"
 #include "pinet/image.h"
 #include "pinet/rng.h"
+#include "test_support.h"
 
 #define SEED 0x5eed1u
 
@@ -76,7 +77,7 @@ static paper_costs paper(uint32_t bins, uint64_t p, uint32_t r) {
 }
 
 static uint64_t *seq_histogram(const uint32_t *values, size_t n, uint32_t bins) {
-  uint64_t *h = calloc(bins, sizeof *h);
+  uint64_t *h = xcalloc(bins, sizeof *h);
   assert_non_null(h);
   for (size_t i = 0; i < n; i++) {
     h[values[i]]++;
@@ -194,14 +195,14 @@ static void test_histogram_random_matches_sequential(void **state) {
   uint64_t seed = SEED;
   pinet_rng_seed(&rng, seed);
   printf("test_histogram_random_matches_sequential: seed %llu\n", (unsigned long long)seed);
-  uint8_t *seen = malloc(65536);
+  uint8_t *seen = xmalloc(65536);
   assert_non_null(seen);
   for (size_t c = 0; c < sizeof cfgs / sizeof cfgs[0]; c++) {
     uint32_t pes = cfgs[c][0], bins = cfgs[c][1];
     size_t sizes[4] = {(size_t)pes, (size_t)pes * 3, (size_t)pes * 3 + 5, 7};
     for (int si = 0; si < 4; si++) {
       size_t n = sizes[si];
-      uint32_t *values = malloc(n * sizeof *values);
+      uint32_t *values = xmalloc(n * sizeof *values);
       assert_non_null(values);
       /* Half the cases concentrate values in a few bins to exercise duplicates. */
       uint32_t span = (si & 1) ? bins : (bins < 8 ? bins : 8);
@@ -220,7 +221,7 @@ static void test_histogram_random_matches_sequential(void **state) {
         pinet_histogram_summary *s = &sums[algo];
         pinet_histogram_result_summary(res, s);
         /* Reassemble from what each processor holds, at the places the paper says. */
-        uint64_t *got = calloc(bins, sizeof *got);
+        uint64_t *got = xcalloc(bins, sizeof *got);
         assert_non_null(got);
         for (uint32_t w = 0; w < pes; w++) {
           uint32_t first = 0, nb = 0;
@@ -322,7 +323,7 @@ static uint32_t *own_worst_case(uint32_t bins, uint64_t p, uint32_t r, uint32_t 
   }
   uint32_t pes = bins * groups, big_l = lg(bins);
   size_t n = (size_t)pes * p;
-  uint32_t *v = malloc(n * sizeof *v);
+  uint32_t *v = xmalloc(n * sizeof *v);
   assert_non_null(v);
   for (uint32_t w = 0; w < pes; w++) {
     for (uint64_t j = 0; j < p; j++) {

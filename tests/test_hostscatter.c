@@ -13,6 +13,7 @@
 
 #include "pinet/hostscatter.h"
 #include "pinet/rng.h"
+#include "test_support.h"
 
 #define SEED 0x4d57u
 
@@ -149,7 +150,7 @@ static double check_run(const pinet_hostscatter_params *q, pinet_hostscatter_str
   size_t nm = 0;
   assert_int_equal(pinet_hostscatter_run_messages(run, &msgs, &nm), PINET_OK);
   assert_int_equal(nm, p);
-  uint32_t *into = calloc(p, sizeof *into);
+  uint32_t *into = xcalloc(p, sizeof *into);
   assert_non_null(into);
   uint64_t host_msgs = 0;
   for (size_t i = 0; i < nm; i++) {

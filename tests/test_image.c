@@ -15,6 +15,7 @@
 
 #include "pinet/image.h"
 #include "pinet/rng.h"
+#include "test_support.h"
 
 #define SEED 0x1a6eu
 
@@ -28,7 +29,7 @@ typedef struct bytes {
 static void put(bytes *b, const void *src, size_t n) {
   if (b->n + n > b->cap) {
     b->cap = (b->n + n) * 2 + 64;
-    b->d = realloc(b->d, b->cap);
+    b->d = xrealloc(b->d, b->cap);
     assert_non_null(b->d);
   }
   memcpy(b->d + b->n, src, n);
@@ -318,7 +319,7 @@ static void test_image_mutated_files(void **state) {
       uint8_t *data = NULL;
       size_t size = 0;
       assert_int_equal(pinet_image_encode(img, (pinet_image_format)f, &opts, &data, &size), PINET_OK);
-      uint8_t *copy = malloc(size);
+      uint8_t *copy = xmalloc(size);
       assert_non_null(copy);
       for (int trial = 0; trial < 1500; trial++) {
         memcpy(copy, data, size);

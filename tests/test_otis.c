@@ -19,6 +19,7 @@
 
 #include "pinet/otis.h"
 #include "pinet/rng.h"
+#include "test_support.h"
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
@@ -384,7 +385,7 @@ static void test_otis_bpc_random_vectors(void **state) {
   pinet_rng_seed(&rng, g_seed);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], P = N * N, q = N == 4 ? 4 : N == 16 ? 8 : 12;
-    int64_t *in = malloc(P * sizeof *in), *out = malloc(P * sizeof *out);
+    int64_t *in = xmalloc(P * sizeof *in), *out = xmalloc(P * sizeof *out);
     for (int trial = 0; trial < (N == 64 ? 6 : 25); trial++) {
       pinet_otis_bpc v;
       memset(&v, 0, sizeof v);
@@ -429,7 +430,7 @@ static void test_otis_broadcast_every_source(void **state) {
   pinet_rng_seed(&rng, g_seed);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
-    int64_t *in = malloc(P * sizeof *in), *out = malloc(P * sizeof *out);
+    int64_t *in = xmalloc(P * sizeof *in), *out = xmalloc(P * sizeof *out);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       for (uint32_t src = 0; src < P; src += (N == 64 ? 37 : 1)) {
@@ -467,7 +468,7 @@ static void test_otis_window_broadcast_all_windows(void **state) {
   pinet_rng_seed(&rng, g_seed);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
-    int64_t *in = malloc(P * sizeof *in), *out = malloc(P * sizeof *out);
+    int64_t *in = xmalloc(P * sizeof *in), *out = xmalloc(P * sizeof *out);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       for (uint32_t w = 1; w <= n; w *= 2) {
@@ -513,7 +514,7 @@ static void test_otis_prefix_sum_both_algorithms(void **state) {
   pinet_rng_seed(&rng, g_seed);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
-    int64_t *in = malloc(P * sizeof *in), *out = malloc(P * sizeof *out);
+    int64_t *in = xmalloc(P * sizeof *in), *out = xmalloc(P * sizeof *out);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       for (int trial = 0; trial < 6; trial++) {
@@ -551,7 +552,7 @@ static void test_otis_data_sum_counts(void **state) {
   pinet_rng_seed(&rng, g_seed);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
-    int64_t *in = malloc(P * sizeof *in), *out = malloc(P * sizeof *out);
+    int64_t *in = xmalloc(P * sizeof *in), *out = xmalloc(P * sizeof *out);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       for (int trial = 0; trial < 4; trial++) {
@@ -582,8 +583,8 @@ static void test_otis_rank_random_flags(void **state) {
   pinet_rng_seed(&rng, g_seed);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
-    uint8_t *sel = malloc(P);
-    int64_t *rank = malloc(P * sizeof *rank);
+    uint8_t *sel = xmalloc(P);
+    int64_t *rank = xmalloc(P * sizeof *rank);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       for (int trial = 0; trial < 5; trial++) {
@@ -622,7 +623,7 @@ static void test_otis_shift_all_kinds(void **state) {
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], P = N * N;
     int32_t n = (int32_t)side_of(N);
-    int64_t *in = malloc(P * sizeof *in), *out = malloc(P * sizeof *out);
+    int64_t *in = xmalloc(P * sizeof *in), *out = xmalloc(P * sizeof *out);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       for (int kind = 0; kind < 8; kind++) {
@@ -683,7 +684,7 @@ static void run_accumulation(int sum) {
   pinet_rng_seed(&rng, g_seed);
   for (size_t k = 0; k < 2; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
-    int64_t *in = malloc(P * sizeof *in), *out = malloc((size_t)P * n * sizeof *out);
+    int64_t *in = xmalloc(P * sizeof *in), *out = xmalloc((size_t)P * n * sizeof *out);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       for (int dim = 0; dim < 4; dim++) {
@@ -746,7 +747,7 @@ static void test_otis_consecutive_sum_all_blocks(void **state) {
   pinet_rng_seed(&rng, g_seed);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
-    int64_t *x = malloc((size_t)P * n * sizeof *x), *out = malloc(P * sizeof *out);
+    int64_t *x = xmalloc((size_t)P * n * sizeof *x), *out = xmalloc(P * sizeof *out);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       for (int dim = 0; dim < 4; dim++) {

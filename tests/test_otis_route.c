@@ -17,6 +17,7 @@
 
 #include "pinet/otis.h"
 #include "pinet/rng.h"
+#include "test_support.h"
 
 static uint64_t g_seed;
 static char g_case[256];
@@ -93,7 +94,7 @@ static void test_otis_route_table1_ranks_match_paper(void **state) {
   (void)state;
   for (size_t k = 0; k < 4; k++) {
     uint32_t N = k < 3 ? k_sizes[k] : 256, n = side_of(N), P = N * N;
-    uint8_t *sel = malloc(P);
+    uint8_t *sel = xmalloc(P);
     table1(N, sel);
     int64_t r = 0, ra = -1, rb = -1, rc = -1;
     uint32_t a = P - 1, b = ((n - 1) * n) * N + (n - 1) * n, c = 1 * N;
@@ -115,9 +116,9 @@ static void test_otis_route_table1_ranks_match_paper(void **state) {
 static void check_concentrate(pinet_otis *m, uint32_t N, int model, const uint8_t *sel,
                               pinet_rng *rng, int exact) {
   uint32_t P = N * N;
-  int64_t *val = malloc(P * sizeof *val), *rank = malloc(P * sizeof *rank);
-  int64_t *out = malloc(P * sizeof *out);
-  uint8_t *has = malloc(P);
+  int64_t *val = xmalloc(P * sizeof *val), *rank = xmalloc(P * sizeof *rank);
+  int64_t *out = xmalloc(P * sizeof *out);
+  uint8_t *has = xmalloc(P);
   int64_t b = 0;
   for (uint32_t I = 0; I < P; I++) {
     val[I] = (int64_t)pinet_rng_next(rng);
@@ -150,7 +151,7 @@ static void test_otis_concentrate_random_and_table1(void **state) {
   pinet_rng_seed(&rng, g_seed);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], P = N * N;
-    uint8_t *sel = malloc(P);
+    uint8_t *sel = xmalloc(P);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       CASE("N %u Table 1 %s", N, k_model[model]);
@@ -185,8 +186,8 @@ static void test_otis_concentrate_random_and_table1(void **state) {
 static void check_dist_gen(pinet_otis *m, uint32_t N, int model, const int64_t *dest,
                            pinet_rng *rng, int generalize, int exact) {
   uint32_t P = N * N;
-  int64_t *val = malloc(P * sizeof *val), *out = malloc(P * sizeof *out);
-  uint8_t *has = malloc(P);
+  int64_t *val = xmalloc(P * sizeof *val), *out = xmalloc(P * sizeof *out);
+  uint8_t *has = xmalloc(P);
   int64_t q = 0;
   while (q < (int64_t)P && dest[q] >= 0) q++;
   for (uint32_t I = 0; I < P; I++) val[I] = (int64_t)pinet_rng_next(rng);
@@ -194,7 +195,7 @@ static void check_dist_gen(pinet_otis *m, uint32_t N, int model, const int64_t *
                                : pinet_otis_distribute(m, val, dest, out, has);
   CHECK_EQ(st, PINET_OK);
   if (!generalize) {
-    uint8_t *hit = calloc(P, 1);
+    uint8_t *hit = xcalloc(P, 1);
     for (int64_t i = 0; i < q; i++) {
       CHECK(has[dest[i]] && out[dest[i]] == val[i]);
       hit[dest[i]] = 1;
@@ -227,8 +228,8 @@ static void run_dist_gen(int generalize) {
   pinet_rng_seed(&rng, g_seed);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], P = N * N;
-    uint8_t *sel = malloc(P);
-    int64_t *dest = malloc(P * sizeof *dest);
+    uint8_t *sel = xmalloc(P);
+    int64_t *dest = xmalloc(P * sizeof *dest);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       for (int trial = -1; trial < (N == 64 ? 8 : 30); trial++) {
@@ -250,7 +251,7 @@ static void run_dist_gen(int generalize) {
       for (uint32_t I = 0; I < P; I++) dest[I] = -1;
       dest[0] = 3;
       dest[2] = 5;
-      int64_t *val = calloc(P, sizeof *val), *out = malloc(P * sizeof *out);
+      int64_t *val = xcalloc(P, sizeof *val), *out = xmalloc(P * sizeof *out);
       pinet_status (*op)(pinet_otis *, const int64_t *, const int64_t *, int64_t *, uint8_t *) =
           generalize ? pinet_otis_generalize : pinet_otis_distribute;
       assert_int_equal(op(m, val, dest, out, NULL), PINET_ERR_RANGE);
@@ -292,8 +293,8 @@ static void test_otis_route_table1_n256(void **state) {
   pinet_rng rng;
   pinet_rng_seed(&rng, g_seed);
   const uint32_t N = 256, P = N * N;
-  uint8_t *sel = malloc(P);
-  int64_t *dest = malloc(P * sizeof *dest);
+  uint8_t *sel = xmalloc(P);
+  int64_t *dest = xmalloc(P * sizeof *dest);
   table1(N, sel);
   uint32_t q = 0;
   for (uint32_t I = 0; I < P; I++) dest[I] = -1;

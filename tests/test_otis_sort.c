@@ -18,6 +18,7 @@
 
 #include "pinet/otis.h"
 #include "pinet/rng.h"
+#include "test_support.h"
 
 static uint64_t g_seed;
 static char g_case[256];
@@ -61,7 +62,7 @@ static int cmp64(const void *a, const void *b) {
 
 static void check_sort(pinet_otis *m, uint32_t N, int model, const int64_t *in, int report) {
   uint32_t P = N * N;
-  int64_t *out = malloc(P * sizeof *out), *ref = malloc(P * sizeof *ref);
+  int64_t *out = xmalloc(P * sizeof *out), *ref = xmalloc(P * sizeof *ref);
   memcpy(ref, in, P * sizeof *ref);
   qsort(ref, P, sizeof *ref, cmp64);
   pinet_otis_counts bpc, all;
@@ -91,7 +92,7 @@ static void test_otis_sort_random_and_patterns(void **state) {
   static const uint32_t sizes[] = {4, 16, 64};
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = sizes[k], P = N * N;
-    int64_t *in = malloc(P * sizeof *in);
+    int64_t *in = xmalloc(P * sizeof *in);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       int trials = N == 64 ? 6 : 12;
@@ -126,7 +127,7 @@ static void test_otis_sort_zero_one_inputs(void **state) {
   pinet_rng_seed(&rng, g_seed);
   for (uint32_t N = 4; N <= 16; N *= 4) {
     uint32_t P = N * N;
-    int64_t *in = malloc(P * sizeof *in);
+    int64_t *in = xmalloc(P * sizeof *in);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       int trials = N == 4 ? 600 : 120;
@@ -173,9 +174,9 @@ static void test_otis_rar_patterns(void **state) {
   static const uint32_t sizes[] = {4, 16, 64};
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = sizes[k], P = N * N;
-    int64_t *data = malloc(P * sizeof *data), *addr = malloc(P * sizeof *addr);
-    int64_t *out = malloc(P * sizeof *out);
-    uint8_t *has = malloc(P);
+    int64_t *data = xmalloc(P * sizeof *data), *addr = xmalloc(P * sizeof *addr);
+    int64_t *out = xmalloc(P * sizeof *out);
+    uint8_t *has = xmalloc(P);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       for (int pat = 0; pat < (N == 64 ? 1 : 6); pat++) {
@@ -218,10 +219,10 @@ static void test_otis_raw_priority_and_arbitrary(void **state) {
   static const uint32_t sizes[] = {4, 16, 64};
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = sizes[k], P = N * N;
-    int64_t *data = malloc(P * sizeof *data), *addr = malloc(P * sizeof *addr);
-    int64_t *out = malloc(P * sizeof *out);
-    uint8_t *has = malloc(P);
-    int64_t *first = malloc(P * sizeof *first);
+    int64_t *data = xmalloc(P * sizeof *data), *addr = xmalloc(P * sizeof *addr);
+    int64_t *out = xmalloc(P * sizeof *out);
+    uint8_t *has = xmalloc(P);
+    int64_t *first = xmalloc(P * sizeof *first);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       for (int rule = 0; rule < 2; rule++) {

@@ -16,6 +16,7 @@
 #include "pinet/recon.h"
 #include "pinet/recon_io.h"
 #include "pinet/rng.h"
+#include "test_support.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -250,7 +251,7 @@ static void test_recon_sysmat_transpose(void **state) {
   assert_true(bt.nnz > 0);
   /* dense reconstruction from both */
   size_t T = bt.rows, B = bt.cols;
-  double *d1 = calloc(T * B, sizeof *d1), *d2 = calloc(T * B, sizeof *d2);
+  double *d1 = xcalloc(T * B, sizeof *d1), *d2 = xcalloc(T * B, sizeof *d2);
   assert_non_null(d1);
   assert_non_null(d2);
   for (size_t t = 0; t < T; t++)
@@ -321,8 +322,8 @@ static void test_recon_em_monotone_loglik(void **state) {
   float img[16 * 16];
   assert_int_equal(pinet_phantom_rasterize(e, ne, 16, 8, 2, img), PINET_OK);
   const uint32_t *bp = pinet_sysmat_box_pixel(m);
-  float *mean = malloc(T * sizeof *mean), *noisy = malloc(T * sizeof *noisy);
-  double *counts = malloc(T * sizeof *counts);
+  float *mean = xmalloc(T * sizeof *mean), *noisy = xmalloc(T * sizeof *noisy);
+  double *counts = xmalloc(T * sizeof *counts);
   for (uint32_t t = 0; t < T; t++) {
     double acc = 0;
     for (uint64_t k = bt.ptr[t]; k < bt.ptr[t + 1]; k++) acc += bt.val[k] * img[bp[bt.idx[k]]];
@@ -378,8 +379,8 @@ static void test_recon_em_kernels_match_direct_update(void **state) {
   const uint32_t T = bt.rows, B = bt.cols;
   pinet_rng rng;
   pinet_rng_seed(&rng, seed);
-  double *counts = malloc(T * sizeof *counts), *lam = malloc(B * sizeof *lam);
-  double *sens = calloc(B, sizeof *sens), *back = malloc(B * sizeof *back);
+  double *counts = xmalloc(T * sizeof *counts), *lam = xmalloc(B * sizeof *lam);
+  double *sens = xcalloc(B, sizeof *sens), *back = xmalloc(B * sizeof *back);
   assert_non_null(counts);
   assert_non_null(lam);
   assert_non_null(sens);
@@ -435,7 +436,7 @@ static void test_recon_em_fixed_point(void **state) {
   uint32_t T = bt.rows, B = bt.cols;
   pinet_rng rng;
   pinet_rng_seed(&rng, seed);
-  double *lam = malloc(B * sizeof *lam), *counts = malloc(T * sizeof *counts);
+  double *lam = xmalloc(B * sizeof *lam), *counts = xmalloc(T * sizeof *counts);
   for (uint32_t b = 0; b < B; b++) lam[b] = 0.5 + pinet_rng_unit(&rng);
   for (uint32_t t = 0; t < T; t++) { /* n = P lambda, computed here */
     double acc = 0;
@@ -445,9 +446,9 @@ static void test_recon_em_fixed_point(void **state) {
   /* the fused S1-S3 sweep (32-bit indices) equals the separate steps */
   {
     pinet_csr bb = pinet_sysmat_by_box(m);
-    double *nb1 = malloc(T * sizeof *nb1), *nb2 = malloc(T * sizeof *nb2);
-    double *r1 = malloc(T * sizeof *r1), *r2 = malloc(T * sizeof *r2);
-    double *d1 = calloc(B, sizeof *d1), *d2 = calloc(B, sizeof *d2);
+    double *nb1 = xmalloc(T * sizeof *nb1), *nb2 = xmalloc(T * sizeof *nb2);
+    double *r1 = xmalloc(T * sizeof *r1), *r2 = xmalloc(T * sizeof *r2);
+    double *d1 = xcalloc(B, sizeof *d1), *d2 = xcalloc(B, sizeof *d2);
     pinet_em_s1(&bt, lam, nb1);
     pinet_em_s2(counts, nb1, 0, T, r1);
     pinet_em_s3_entries(&bb, 0, 0, bb.nnz, r1, d1);
@@ -494,7 +495,7 @@ static void test_recon_ring_rebin_and_fbp(void **state) {
   size_t np = pinet_ring_pairs(&ring);
   assert_int_equal(np, 96 * 95 / 2);
   pinet_ellipse d = pinet_phantom_disk(1.0, 0.6);
-  float *pv = malloc(np * sizeof *pv);
+  float *pv = xmalloc(np * sizeof *pv);
   for (size_t p = 0; p < np; p++) {
     uint32_t i, j;
     pinet_ring_pair(&ring, p, &i, &j);
@@ -619,7 +620,7 @@ static void test_recon_bad_input(void **state) {
   pinet_fbp_free(NULL);
   pinet_sysmat *m = small_pb_matrix();
   uint32_t T = pinet_sysmat_tubes(m);
-  double *counts = calloc(T, sizeof *counts);
+  double *counts = xcalloc(T, sizeof *counts);
   counts[3] = -1.0;
   pinet_em *em = NULL;
   assert_int_equal(pinet_em_create(m, counts, NULL, &em), PINET_ERR_RANGE);

@@ -14,6 +14,7 @@
 
 #include "pinet/recon.h"
 #include "pinet/rng.h"
+#include "test_support.h"
 
 static const uint32_t k_pes[7] = {1, 2, 4, 8, 16, 32, 64};
 
@@ -40,7 +41,7 @@ static void test_recon_par_fbp_equals_sequential(void **state) {
   assert_int_equal(pinet_fbp_create(&g, PINET_FILTER_SHEPP_LOGAN, &p), PINET_OK);
   assert_int_equal(pinet_fbp_run(p, sino, seq), PINET_OK);
   /* the fixed-point scale from all filtered views */
-  float *filt = malloc((size_t)V * pinet_fbp_filtered_stride(p) * sizeof *filt);
+  float *filt = xmalloc((size_t)V * pinet_fbp_filtered_stride(p) * sizeof *filt);
   assert_int_equal(pinet_fbp_filter_views(p, NULL, sino, V, filt), PINET_OK);
   int bits = pinet_fbp_fixed_bits(p, filt);
   free(filt);
@@ -86,10 +87,10 @@ static pinet_sysmat *ring_problem(uint32_t size, uint32_t dets, uint64_t seed, d
   const pinet_ellipse *e;
   size_t ne;
   pinet_phantom_shepp_logan(&e, &ne);
-  float *img = malloc((size_t)size * size * sizeof *img);
+  float *img = xmalloc((size_t)size * size * sizeof *img);
   assert_int_equal(pinet_phantom_rasterize(e, ne, size, ring.img_center, 2, img), PINET_OK);
   const uint32_t *bp = pinet_sysmat_box_pixel(m);
-  float *mean = malloc(bt.rows * sizeof *mean), *noisy = malloc(bt.rows * sizeof *noisy);
+  float *mean = xmalloc(bt.rows * sizeof *mean), *noisy = xmalloc(bt.rows * sizeof *noisy);
   for (uint32_t t = 0; t < bt.rows; t++) {
     double acc = 0;
     for (uint64_t k = bt.ptr[t]; k < bt.ptr[t + 1]; k++) acc += bt.val[k] * img[bp[bt.idx[k]]];
@@ -98,7 +99,7 @@ static pinet_sysmat *ring_problem(uint32_t size, uint32_t dets, uint64_t seed, d
   pinet_rng rng;
   pinet_rng_seed(&rng, seed);
   assert_int_equal(pinet_poisson_noise(&rng, mean, bt.rows, 10.0, noisy), PINET_OK);
-  *counts = malloc(bt.rows * sizeof **counts);
+  *counts = xmalloc(bt.rows * sizeof **counts);
   for (uint32_t t = 0; t < bt.rows; t++) (*counts)[t] = noisy[t];
   free(img);
   free(mean);
@@ -112,8 +113,8 @@ static void test_recon_par_em_equals_sequential(void **state) {
   double *counts = NULL;
   pinet_sysmat *m = ring_problem(24, 48, seed, &counts);
   const uint32_t B = pinet_sysmat_boxes(m), iters = 3;
-  double *seq = malloc(B * sizeof *seq), *seqfx = malloc(B * sizeof *seqfx);
-  double *par = malloc(B * sizeof *par);
+  double *seq = xmalloc(B * sizeof *seq), *seqfx = xmalloc(B * sizeof *seqfx);
+  double *par = xmalloc(B * sizeof *par);
   double lseq[3], lpar[3];
   pinet_em *em = NULL;
   assert_int_equal(pinet_em_create(m, counts, NULL, &em), PINET_OK);
@@ -168,7 +169,7 @@ static void test_recon_par_em_paper_setup(void **state) {
   double *counts = NULL;
   pinet_sysmat *m = ring_problem(64, 96, 99, &counts);
   const uint32_t B = pinet_sysmat_boxes(m);
-  double *par = malloc(B * sizeof *par), *fx = malloc(B * sizeof *fx);
+  double *par = xmalloc(B * sizeof *par), *fx = xmalloc(B * sizeof *fx);
   pinet_em_opts o = {1, PINET_RECON_FIXED, 0};
   pinet_em *em = NULL;
   assert_int_equal(pinet_em_create(m, counts, &o, &em), PINET_OK);

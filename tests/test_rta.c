@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "pinet/pinet.h"
+#include "test_support.h"
 
 static uint64_t g_seed = 20240601u;
 
@@ -28,12 +29,6 @@ static uint64_t g_seed = 20240601u;
       fail_msg("check failed: %s", #cond);                                        \
     }                                                                             \
   } while (0)
-
-static void *xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1u);
-  assert_non_null(p);
-  return p;
-}
 
 static uint32_t t_log2(uint32_t x) {
   uint32_t n = 0;
@@ -388,9 +383,9 @@ static void test_rta_classes(void **state) {
     assert_int_equal(pinet_rta_geom_init(&g, 2, side * side), PINET_OK);
     t_ring r;
     t_ring_init(&r, side);
-    uint32_t *count = calloc(g.nodes + 1u, sizeof(uint32_t));
+    uint32_t *count = xcalloc(g.nodes + 1u, sizeof(uint32_t));
     assert_non_null(count);
-    uint32_t *lv_of = calloc(g.nodes + 1u, sizeof(uint32_t));
+    uint32_t *lv_of = xcalloc(g.nodes + 1u, sizeof(uint32_t));
     assert_non_null(lv_of);
     for (uint32_t b = 0; b < g.switches; b++) {
       uint32_t lv = 0, cls = 0, want_lv = 0;
@@ -613,7 +608,7 @@ static void t_union_init(t_union *u, uint32_t side) {
   u->side = side;
   u->deg_max = 2u * r.L;
   u->adj = xmalloc((size_t)side * u->deg_max * sizeof(uint32_t));
-  u->deg = calloc(side, sizeof(uint32_t));
+  u->deg = xcalloc(side, sizeof(uint32_t));
   assert_non_null(u->deg);
   uint8_t *bits = xmalloc(g.switches);
   for (uint32_t l = 1; l <= r.L; l++) {

@@ -19,6 +19,7 @@
 
 #include "pinet/rng.h"
 #include "pinet/shuffle.h"
+#include "test_support.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */
 
@@ -43,10 +44,10 @@ static uint32_t lg(uint32_t n) {
 }
 
 static void **mems_alloc(uint32_t count, size_t words, size_t esize) {
-  void **m = calloc(count, sizeof *m);
+  void **m = xcalloc(count, sizeof *m);
   assert_non_null(m);
   for (uint32_t i = 0; i < count; i++) {
-    m[i] = calloc(words ? words : 1, esize);
+    m[i] = xcalloc(words ? words : 1, esize);
     assert_non_null(m[i]);
   }
   return m;
@@ -145,7 +146,7 @@ static void test_shuffle_topology(void **state) {
     }
     /* channels: ends, ports, and the channels between every pair */
     uint32_t nch = PINET_SHUFFLE_CHANNELS(N);
-    uint32_t *out_seen = calloc(nch, sizeof *out_seen), *in_seen = calloc(nch, sizeof *in_seen);
+    uint32_t *out_seen = xcalloc(nch, sizeof *out_seen), *in_seen = xcalloc(nch, sizeof *in_seen);
     assert_non_null(out_seen);
     assert_non_null(in_seen);
     for (uint32_t c = 0; c < nch; c++) {
@@ -342,7 +343,7 @@ static void test_shuffle_link_volumes(void **state) {
   (void)state;
   for (uint32_t n = 1; n <= 10; n++) {
     uint32_t N = 1u << n, nch = PINET_SHUFFLE_CHANNELS(N);
-    uint64_t *tot = calloc(nch, sizeof *tot);
+    uint64_t *tot = xcalloc(nch, sizeof *tot);
     assert_non_null(tot);
     uint32_t k = 3;
     /* integration: all 2N forward channels (self-loops included) carry (1 - 1/N) M, step k
@@ -500,11 +501,11 @@ static void check_i32(pinet_shuffle_op op, uint32_t N, uint32_t M, pinet_rng *rn
   pinet_shuffle_schedule *s = build_ok(op, N, M);
   uint32_t S = M / N;
   void **pe = mems_alloc(N, M, 4);
-  uint32_t *host = calloc(M, 4);
+  uint32_t *host = xcalloc(M, 4);
   assert_non_null(host);
   /* the shared data: rows[i] is PE i's replicated copy (integrate) or the single data vector */
   size_t nin = op == PINET_SHUFFLE_OP_INTEGRATE ? (size_t)N * M : M;
-  uint32_t *in = malloc(nin * 4);
+  uint32_t *in = xmalloc(nin * 4);
   assert_non_null(in);
   for (size_t i = 0; i < nin; i++) {
     in[i] = (uint32_t)pinet_rng_next(rng); /* full range: sums wrap */
@@ -583,10 +584,10 @@ static void test_shuffle_results_float(void **state) {
   for (uint32_t n = 1; n <= 10; n++) {
     uint32_t N = 1u << n, M = N * (n >= 9 ? 1u : 3u);
     pinet_shuffle_schedule *s = build_ok(PINET_SHUFFLE_OP_INTEGRATE, N, M);
-    float *fin = malloc((size_t)N * M * sizeof *fin), *fa = malloc((size_t)N * M * sizeof *fa),
-          *fb = malloc((size_t)N * M * sizeof *fb);
-    double *din = malloc((size_t)N * M * sizeof *din), *da = malloc((size_t)N * M * sizeof *da),
-           *db = malloc((size_t)N * M * sizeof *db);
+    float *fin = xmalloc((size_t)N * M * sizeof *fin), *fa = xmalloc((size_t)N * M * sizeof *fa),
+          *fb = xmalloc((size_t)N * M * sizeof *fb);
+    double *din = xmalloc((size_t)N * M * sizeof *din), *da = xmalloc((size_t)N * M * sizeof *da),
+           *db = xmalloc((size_t)N * M * sizeof *db);
     assert_true(fin && fa && fb && din && da && db);
     for (size_t i = 0; i < (size_t)N * M; i++) {
       din[i] = 0.5 + pinet_rng_unit(&rng); /* positive: relative error bounded by n u */
@@ -724,7 +725,7 @@ static void check_cycle(const pinet_shuffle_schedule *s, pinet_rng *rng, const c
   uint32_t N = pinet_shuffle_schedule_pes(s), M = pinet_shuffle_schedule_mem_words(s);
   uint32_t H = pinet_shuffle_schedule_host_words(s), nch = PINET_SHUFFLE_CHANNELS(N);
   void **pe = mems_alloc(N, M, 4);
-  uint32_t *host = calloc(H ? H : 1, 4);
+  uint32_t *host = xcalloc(H ? H : 1, 4);
   assert_non_null(host);
   for (uint32_t i = 0; i < N; i++) {
     for (uint32_t w = 0; w < M; w++) {
@@ -740,9 +741,9 @@ static void check_cycle(const pinet_shuffle_schedule *s, pinet_rng *rng, const c
   assert_int_equal(pinet_shuffle_execute(s, PINET_SHUFFLE_I32, pe, host), PINET_OK);
   uint64_t done = 0;
   assert_int_equal(pinet_shuffle_cycle_total(s, &done), PINET_OK);
-  uint64_t *count = calloc(nch, sizeof *count);
-  uint8_t *valid = calloc(nch, 1);
-  uint32_t *data = calloc(nch, 4);
+  uint64_t *count = xcalloc(nch, sizeof *count);
+  uint8_t *valid = xcalloc(nch, 1);
+  uint32_t *data = xcalloc(nch, 4);
   assert_true(count && valid && data);
   uint32_t steps = pinet_shuffle_schedule_step_count(s);
   uint32_t step = 0;
@@ -792,7 +793,7 @@ static void check_cycle(const pinet_shuffle_schedule *s, pinet_rng *rng, const c
     assert_int_equal(pinet_shuffle_cycle_clock(sim), PINET_OK);
   }
   CHECK(step == steps, "%s: %u steps seen, %u scheduled", what, step, steps);
-  uint64_t *tot = calloc(nch, sizeof *tot);
+  uint64_t *tot = xcalloc(nch, sizeof *tot);
   assert_non_null(tot);
   assert_int_equal(pinet_shuffle_schedule_channel_words(s, tot), PINET_OK);
   for (uint32_t ch = 0; ch < nch; ch++) {
@@ -827,7 +828,7 @@ static void test_shuffle_cycle_model(void **state) {
   print_message("seed %" PRIu64 "\n", g_seed + 11);
   for (uint32_t n = 1; n <= 7; n++) {
     uint32_t N = 1u << n, nch = PINET_SHUFFLE_CHANNELS(N);
-    uint64_t *expect = calloc(nch, sizeof *expect);
+    uint64_t *expect = xcalloc(nch, sizeof *expect);
     assert_non_null(expect);
     for (size_t o = 0; o < N_OPS; o++) {
       pinet_shuffle_op op = k_ops[o];
@@ -873,7 +874,7 @@ static int ref_ring_ok(uint32_t N, const uint32_t *ring, size_t len) {
   if (len != N) {
     return 0;
   }
-  char *seen = calloc(N, 1);
+  char *seen = xcalloc(N, 1);
   assert_non_null(seen);
   int ok = 1;
   for (size_t i = 0; i < len; i++) {
@@ -907,7 +908,7 @@ static void test_shuffle_ring(void **state) {
   assert_true(valid);
   for (uint32_t n = 2; n <= 10; n++) {
     uint32_t N = 1u << n;
-    uint32_t *ring = malloc(N * sizeof *ring);
+    uint32_t *ring = xmalloc(N * sizeof *ring);
     assert_non_null(ring);
     assert_int_equal(pinet_shuffle_ring(N, ring), PINET_OK);
     CHECK(ref_ring_ok(N, ring, N), "ring N=%u is not a Hamiltonian cycle", N);
@@ -959,7 +960,7 @@ static void test_shuffle_ring_exchange(void **state) {
       if (variant == 2 && N != 32) {
         continue;
       }
-      uint32_t *ring = malloc(N * sizeof *ring);
+      uint32_t *ring = xmalloc(N * sizeof *ring);
       assert_non_null(ring);
       if (ring_in) {
         memcpy(ring, ring_in, N * sizeof *ring);
@@ -979,7 +980,7 @@ static void test_shuffle_ring_exchange(void **state) {
       assert_int_equal(pinet_shuffle_build_ring_exchange(&s, N, ring_in, &x), PINET_OK);
       CHECK(pinet_shuffle_schedule_step_count(s) == 1, "ring exchange is one step N=%u", N);
       void **pe = mems_alloc(N, x.mem_words, 4);
-      uint32_t *init = malloc((size_t)N * x.mem_words * 4);
+      uint32_t *init = xmalloc((size_t)N * x.mem_words * 4);
       assert_non_null(init);
       for (size_t i = 0; i < (size_t)N * x.mem_words; i++) {
         init[i] = (uint32_t)pinet_rng_next(&rng);
