@@ -1,0 +1,65 @@
+// Copyright pinet contributors.
+//
+// ps_pkg: codes shared by the perfect-shuffle routers (ps_router) and network (ps_network).
+// The op values are pinned to cmodel/include/pinet/shuffle.h (pinet_shuffle_op): the C model
+// and the RTL are compared on them. The error codes are the RTL's own (the C model reports the
+// same conditions as pinet_status codes; cosim/ps maps one onto the other).
+
+package ps_pkg;
+
+  ////////////////
+  // Operations //
+  ////////////////
+
+  // pinet_shuffle_op. The router runs the seven built-in collectives; ring-exchange and custom
+  // (and 9 .. 15) are refused with PsErrBadOp.
+  typedef enum logic [3:0] {
+    OpBcast        = 4'd0,  // one-to-all broadcast from PE 0, 2n - 1 steps
+    OpBcastHost    = 4'd1,  // the same pipeline fed by the host, 2n steps
+    OpScatter      = 4'd2,  // host -> PE j gets segment j, n + 1 steps
+    OpIntegrate    = 4'd3,  // reduce-scatter with sums, n steps
+    OpAllgather    = 4'd4,  // all-to-all broadcast, n steps
+    OpGather       = 4'd5,  // segment j of PE j -> PE 0, n steps
+    OpUpload       = 4'd6,  // gather pipelined into the host, n + 1 steps
+    OpRingExchange = 4'd7,  // C model only
+    OpCustom       = 4'd8   // C model only
+  } ps_op_e;
+
+  parameter int PsOpWidth = 4;
+
+  /////////////////
+  // Error codes //
+  /////////////////
+
+  // err_o after a command (cmd_start_i) and during a run. A refused command does not start; the
+  // checks run in this order, the first failing one gives the code.
+  typedef enum logic [2:0] {
+    PsErrOk      = 3'd0,  // accepted (err_o is cleared when a command starts)
+    PsErrBadOp   = 3'd1,  // op not one of bcast .. upload          (C: PINET_ERR_RANGE)
+    PsErrWords   = 3'd2,  // M = 0                                  (C: PINET_ERR_RANGE)
+    PsErrMemory  = 3'd3,  // base + M > MemWords: the image does not fit the memory (RTL only)
+    PsErrQuantum = 3'd4,  // M not a multiple of the quantum: N, or n = log2 N for bcast and
+                          // bcast-host                             (C: PINET_ERR_MISMATCH)
+    PsErrBusy    = 3'd5,  // a command while busy: refused, the running collective goes on
+    PsErrLink    = 3'd6   // during a run, an input link's valid disagreed with the schedule
+  } ps_err_e;
+
+  parameter int PsErrWidth = 3;
+
+  // Width of the command's M (words) and base fields: any 32-bit value can be commanded, values
+  // the memory cannot hold are refused (PsErrMemory).
+  parameter int PsCmdWidth = 32;
+
+  //////////////////////////
+  // Router write sources //
+  //////////////////////////
+
+  // What write port A of a router's memory stores in a step (write port B always takes in 3).
+  typedef enum logic [1:0] {
+    SrcIn0   = 2'd0,  // in 0, COPY (tree hop from the parent: bcast, scatter)
+    SrcIn01  = 2'd1,  // in 0 + in 1, one adder (integrate: COPY then ADD on the same address)
+    SrcIn2   = 2'd2,  // in 2, COPY (allgather, gather)
+    SrcHost  = 2'd3   // host link, COPY (bcast-host, scatter; PE 0 only)
+  } ps_src_e;
+
+endpackage

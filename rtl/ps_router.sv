@@ -1,0 +1,714 @@
+// Copyright pinet contributors.
+//
+// ps_router: the router of one PE in the static perfect-shuffle network of N = 2^n PEs (paper
+// 000, SPEC 2; C model cmodel/include/pinet/shuffle.h, docs/shuffle.md). It holds the PE's word
+// memory, runs the seven built-in collectives step by step (store-and-forward, one word per link
+// per cycle) and adds the two halves that meet in it during integration. Every PE has the same
+// router; its number Pe comes from the strap pe_i.
+//
+// Links (the numbering of pinet_shuffle_pe_ports): out 0 / out 1 go to the successors
+// 2Pe mod N / 2Pe+1 mod N (channels 2Pe, 2Pe+1), out 2 / out 3 go back to the predecessors
+// floor(Pe/2) / floor(Pe/2)+N/2 (channels 2N+Pe, 3N+Pe); in 0 / in 1 come from the predecessors
+// (channels Pe, Pe+N), in 2 / in 3 back from the successors (channels 2N+2Pe, 2N+2Pe+1). Link p
+// is bits [p*Width +: Width] of *_data and bit p of *_valid; data is 0 whenever valid is 0.
+// The host port is used on PE 0 only (PE 0 pulls words from the host's memory with a request
+// that the host answers in the next cycle, and pushes words up with their address).
+//
+// Command: cmd_start_i for one cycle with cmd_op_i (ps_pkg::ps_op_e = pinet_shuffle_op),
+// cmd_words_i (M) and cmd_base_i (the memory address of shared word 0: the collective works on
+// the image [base, base + M) of every memory, word w at base + w). Refused commands (see
+// ps_pkg::ps_err_e) set err_o and do not start. Status: busy_o during the run, done_o from the
+// cycle after its last word until the next command, err_o.
+//
+// Schedule: derived here, in hardware, from (op, N, M, Pe, step counter, word counter); no
+// table is loaded. In the SETUP cycle of a step the planner computes, for the step number s, the
+// transfers of this PE (closed forms of docs/shuffle.md section 2, with d = depth of Pe in the
+// embedded tree PE 0 -> 1, p -> 2p, 2p+1): for each memory port an offset x * unit and a length
+// unit << e, where unit is M >> (k, n + 1 - k or n) or M / n (broadcast packets). Every router
+// derives the same step lengths L_s, so all routers stay in lock step without handshakes.
+//
+// Memory ports (MemWords x Width, 2 read + 2 write; flops here, a multi-port RAM or two banks
+// in silicon: the setup cycle also gives a synchronous-read RAM its address cycle for word 0):
+//   read A : out 0 (tree child 2Pe, integrate's first half), out 2 and out 3 (same words:
+//            allgather; gather to the parent), host up (upload); the local port when idle
+//   read B : out 1 (tree child 2Pe+1 or PE 0's child 1, integrate's second half)
+//   write A: in 0, or in 0 + in 1 (integrate: the COPY and the ADD on one address, one adder),
+//            or in 2, or the host link; the local port when idle
+//   write B: in 3
+//
+// Cycle contract (docs/shuffle.md section 4, pinet_shuffle_cycle_*): cycle 0 is the cycle after
+// the edge that samples an accepted cmd_start_i. Step s occupies cycles B_s .. B_s + L_s; B_s is
+// the setup cycle (no link valid); word i of every transfer crosses its link in cycle
+// B_s + 1 + i in ascending address order, read from the memory as it is at the start of the
+// cycle and written at the closing edge. done_o is high from cycle T = B_S on.
+//
+// Local port: the PE's own access to its memory (load inputs, read results, local compute).
+// lcl_rdata_o = mem[lcl_addr_i] combinationally; lcl_we_i writes at the edge. Only while not
+// busy: during a run the local port's writes are ignored and lcl_rdata_o is not meaningful.
+//
+// Link check: during a run every input link's valid (and the host link's) must equal what this
+// router's own schedule expects; otherwise err_o becomes PsErrLink (sticky until the next
+// accepted command) and the run goes on.
+
+module ps_router #(
+  parameter int  N        = 8,
+  parameter int  Width    = 32,
+  parameter int  MemWords = 256,
+  localparam int AddrW    = (MemWords > 1) ? $clog2(MemWords) : 1,
+  localparam int PeW      = (N > 1) ? $clog2(N) : 1,
+  localparam int CmdW     = ps_pkg::PsCmdWidth
+) (
+  input  logic                          clk_i,
+  input  logic                          rst_ni,
+  // This router's PE number (a strap: constant while running)
+  input  logic [PeW-1:0]                pe_i,
+  // Command and status
+  input  logic                          cmd_start_i,
+  input  logic [ps_pkg::PsOpWidth-1:0]  cmd_op_i,
+  input  logic [CmdW-1:0]               cmd_words_i,
+  input  logic [CmdW-1:0]               cmd_base_i,
+  output logic                          busy_o,
+  output logic                          done_o,
+  output logic [ps_pkg::PsErrWidth-1:0] err_o,
+  // Links: out 0..3 and in 0..3 (see above)
+  output logic [3:0]                    out_valid_o,
+  output logic [4*Width-1:0]            out_data_o,
+  input  logic [3:0]                    in_valid_i,
+  input  logic [4*Width-1:0]            in_data_i,
+  // Host port (PE 0): request word host_req_addr_o of the host's image for the next cycle ...
+  output logic                          host_req_o,
+  output logic [AddrW-1:0]              host_req_addr_o,
+  // ... which arrives on the host link down (channel 4N) ...
+  input  logic                          host_valid_i,
+  input  logic [Width-1:0]              host_data_i,
+  // ... and words to the host (channel 4N + 1) with their image address.
+  output logic                          host_valid_o,
+  output logic [Width-1:0]              host_data_o,
+  output logic [AddrW-1:0]              host_addr_o,
+  // Local port
+  input  logic                          lcl_we_i,
+  input  logic [AddrW-1:0]              lcl_addr_i,
+  input  logic [Width-1:0]              lcl_wdata_i,
+  output logic [Width-1:0]              lcl_rdata_o
+);
+
+  // Local aliases of the package enums (Icarus 11 crashes on a variable declared directly with a
+  // package-scoped enum type).
+  typedef ps_pkg::ps_src_e src_e;
+  typedef ps_pkg::ps_err_e err_e;
+
+  localparam int LogN  = $clog2(N);             // n
+  localparam int CntW  = $clog2(MemWords + 1);  // M, lengths, word counter (M <= MemWords)
+  localparam int XW    = LogN + 1;              // offset multipliers x < 2N
+  localparam int StepW = 5;                     // steps and shifts: at most 2n = 20
+
+  localparam logic [StepW-1:0] StOne    = StepW'(1);
+  localparam logic [StepW-1:0] StN      = StepW'(LogN);
+  localparam logic [StepW-1:0] StN1     = StepW'(LogN + 1);
+  localparam logic [XW-1:0]    XOne     = XW'(1);
+  localparam logic [CntW-1:0]  CntLogN  = CntW'(LogN);
+  localparam logic [CmdW:0]    MemLimit = (CmdW + 1)'(MemWords);
+
+  // Read port A targets (bits of rda_to_*): which outputs carry port A's words.
+  localparam int ToOut0 = 0;
+  localparam int ToOut2 = 1;
+  localparam int ToOut3 = 2;
+  localparam int ToHost = 3;
+
+  ///////////
+  // State //
+  ///////////
+
+  // Run control and the accepted command. These and the ports are what a waveform shows of a
+  // router; the rest of the module is left out of Verilator's trace (tracing_off below), which
+  // keeps the Verilated network with 64 routers small enough to compile quickly.
+  logic                         run_q;    // busy
+  logic                         setup_q;  // this cycle is a step's setup cycle
+  logic                         done_q;
+  logic [StepW-1:0]             step_q;   // step number, 0-based
+  logic [CntW-1:0]              word_q;   // word index i within the step
+  logic [CntW-1:0]              len_q;    // L_s, the step's length
+  err_e                         err_q;
+  logic [ps_pkg::PsOpWidth-1:0] op_q;
+  logic [CntW-1:0]              m_q;      // M
+  logic [AddrW-1:0]             base_q;
+  // The words on the links, one signal per link (out_data_o / in_data_i cut up).
+  logic [Width-1:0]             out0_data, out1_data, out2_data, out3_data;
+  logic [Width-1:0]             in0_data, in1_data, in2_data, in3_data;
+
+  /* verilator tracing_off */
+
+  logic                   run_d, setup_d, done_d;
+  logic [StepW-1:0]       step_d;
+  logic [CntW-1:0]        word_d;
+  err_e                   err_d;
+  logic [CntW-1:0]        pkt_q;     // M / n: broadcast packet size
+  logic [StepW-1:0]       last_q;    // last step number, 0-based
+  // The plan of the current step (loaded in its setup cycle)
+  logic [3:0]             rda_to_q;
+  logic [AddrW-1:0]       rda_off_q, rdb_off_q, wra_off_q, wrb_off_q;  // in the image (< M)
+  logic [CntW-1:0]        rda_len_q, rdb_len_q, wra_len_q, wrb_len_q;  // 0: port idle
+  src_e                   wra_src_q;
+
+  // Memory: MemWords words, no reset (a RAM).
+  logic [Width-1:0] mem_q [MemWords];
+
+  /////////////////////////
+  // This PE in the tree //
+  /////////////////////////
+
+  // From the strap pe_i: the depth d in the embedded tree (0 for PE 0, else floor(log2 Pe) + 1)
+  // and whether Pe has children (PE 0: child 1; 1 <= Pe < N/2: 2Pe, 2Pe + 1).
+  logic [StepW-1:0] pe_depth;
+  logic [XW-1:0]    x_depth;
+  logic             pe_is0;
+  logic             has_kids;
+  logic [XW-1:0]    x_pe, x_two_pe, x_two_pe1;  // Pe, 2Pe, 2Pe + 1
+
+  // floor(log2 pe) + 1 (0 for pe = 0): the position of the highest one.
+  function automatic logic [StepW-1:0] depth_of(logic [PeW-1:0] pe);
+    logic [StepW-1:0] d;
+    d = '0;
+    for (int b = 0; b < PeW; b++) begin
+      if (pe[b]) d = StepW'(b + 1);
+    end
+    depth_of = d;
+  endfunction
+
+  assign pe_depth  = depth_of(pe_i);
+  assign x_depth   = XW'(pe_depth);
+  assign pe_is0    = (pe_i == '0);
+  assign has_kids  = !pe_i[LogN-1];
+  assign x_pe      = {1'b0, pe_i};
+  assign x_two_pe  = {pe_i, 1'b0};
+  assign x_two_pe1 = {pe_i, 1'b1};
+
+  /////////////////////
+  // Command checker //
+  /////////////////////
+
+  // In the order of ps_err_e: op, M = 0, base + M > MemWords, quantum. The quantum test runs on
+  // the truncated M, which is exact once M <= MemWords is known.
+  logic [CntW-1:0]  cmd_m;
+  logic [CntW-1:0]  cmd_pkt;
+  logic [CntW-1:0]  cmd_rem;
+  logic             cmd_is_bcast;
+  logic             cmd_quantum;  // M is a multiple of the op's quantum
+  err_e             cmd_err;
+  logic [StepW-1:0] cmd_last;
+
+  assign cmd_m        = CntW'(cmd_words_i);
+  assign cmd_pkt      = cmd_m / CntLogN;
+  assign cmd_rem      = cmd_m % CntLogN;
+  assign cmd_is_bcast = (cmd_op_i == ps_pkg::OpBcast) || (cmd_op_i == ps_pkg::OpBcastHost);
+  assign cmd_quantum  = cmd_is_bcast ? (cmd_rem == '0) : (cmd_m[LogN-1:0] == '0);
+
+  always_comb begin
+    cmd_err = ps_pkg::PsErrOk;
+    if (cmd_op_i > ps_pkg::OpUpload) begin
+      cmd_err = ps_pkg::PsErrBadOp;
+    end else if (cmd_words_i == '0) begin
+      cmd_err = ps_pkg::PsErrWords;
+    end else if ({1'b0, cmd_base_i} + {1'b0, cmd_words_i} > MemLimit) begin
+      cmd_err = ps_pkg::PsErrMemory;
+    end else if (!cmd_quantum) begin
+      cmd_err = ps_pkg::PsErrQuantum;
+    end
+  end
+
+  // Steps - 1: n - 1 (integrate, allgather, gather), n (scatter, upload), 2n - 2 (bcast),
+  // 2n - 1 (bcast-host).
+  always_comb begin
+    unique case (cmd_op_i)
+      ps_pkg::OpScatter, ps_pkg::OpUpload: cmd_last = StN;
+      ps_pkg::OpBcast:                     cmd_last = StN + StN - 5'd2;
+      ps_pkg::OpBcastHost:                 cmd_last = StN + StN - 5'd1;
+      default:                             cmd_last = StN - 5'd1;
+    endcase
+  end
+
+  /////////////
+  // Planner //
+  /////////////
+
+  // For step st = step_q + 1 (1-based, as in docs/shuffle.md): per memory port an enable, an
+  // offset multiplier x and a length shift e; offset = x * unit, length = unit << e.
+  logic [StepW-1:0] st;
+  logic [StepW-1:0] unit_sh;   // unit = M >> unit_sh, or M / n for broadcasts
+  logic             unit_pkt;
+  logic [StepW-1:0] step_le;   // L_s = unit << step_le
+  logic [StepW-1:0] sh;        // scatter / gather: the power of two of the subtree parts
+  logic [StepW-1:0] hop;       // broadcast: 1 for bcast-host (its host hop is stage 1), else 0
+  logic [XW-1:0]    mask_st;   // low st bits
+  logic [XW-1:0]    mask_m;    // low n + 1 - st bits
+  logic [3:0]       rda_to_d;
+  logic             rda_en, rdb_en, wra_en, wrb_en;
+  logic [XW-1:0]    rda_x, rdb_x, wra_x, wrb_x;
+  logic [StepW-1:0] rda_e, rdb_e, wra_e, wrb_e;
+  src_e             wra_src_d;
+
+  assign st      = step_q + StOne;
+  assign mask_st = ~({XW{1'b1}} << st);
+  assign mask_m  = ~({XW{1'b1}} << (StN1 - st));
+  assign hop     = (op_q == ps_pkg::OpBcastHost) ? StOne : '0;
+
+  // Broadcast packet numbers (< n, computed modulo 2^XW): the host hop into PE 0, PE 0's hop
+  // to PE 1, the hop from the parent into this PE (depth d) and the hop to its children.
+  logic [XW-1:0] k_host, k_pe0, k_in, k_out;
+  assign k_host = XW'(st) - XOne;
+  assign k_pe0  = XW'(st) - XOne - XW'(hop);
+  assign k_in   = XW'(st) - x_depth - XW'(hop);
+  assign k_out  = XW'(st) - x_depth - XOne - XW'(hop);
+
+  always_comb begin
+    unit_sh   = StN;
+    unit_pkt  = 1'b0;
+    step_le   = '0;
+    sh        = '0;
+    rda_to_d  = '0;
+    rda_en    = 1'b0;
+    rdb_en    = 1'b0;
+    wra_en    = 1'b0;
+    wrb_en    = 1'b0;
+    rda_x     = '0;
+    rdb_x     = '0;
+    wra_x     = '0;
+    wrb_x     = '0;
+    rda_e     = '0;
+    rdb_e     = '0;
+    wra_e     = '0;
+    wrb_e     = '0;
+    wra_src_d = ps_pkg::SrcIn0;
+    unique case (op_q)
+      // Step k = st: PE i sends half b of its block i mod 2^(k-1) on out b; its new block
+      // j mod 2^k arrives on in 0 (COPY) and in 1 (ADD), same addresses, same cycles.
+      ps_pkg::OpIntegrate: begin
+        unit_sh   = st;                       // M / 2^k
+        rda_en    = 1'b1;
+        rda_to_d[ToOut0] = 1'b1;
+        rda_x     = x_two_pe & mask_st;       // (2Pe) mod 2^k
+        rdb_en    = 1'b1;
+        rdb_x     = x_two_pe1 & mask_st;      // (2Pe + 1) mod 2^k
+        wra_en    = 1'b1;
+        wra_src_d = ps_pkg::SrcIn01;
+        wra_x     = x_pe & mask_st;           // Pe mod 2^k
+      end
+      // Step k = st, m = n + 1 - k: PE j sends its block j mod 2^m back on out 2 and out 3 and
+      // receives the blocks of its successors 2j, 2j + 1 (mod 2^m) on in 2 and in 3.
+      ps_pkg::OpAllgather: begin
+        unit_sh   = StN1 - st;                // M / 2^m
+        rda_en    = 1'b1;
+        rda_to_d[ToOut2] = 1'b1;
+        rda_to_d[ToOut3] = 1'b1;
+        rda_x     = x_pe & mask_m;
+        wra_en    = 1'b1;
+        wra_src_d = ps_pkg::SrcIn2;
+        wra_x     = x_two_pe & mask_m;
+        wrb_en    = 1'b1;
+        wrb_x     = x_two_pe1 & mask_m;
+      end
+      // Packet k (M/n words at k M/n) takes tree hop t (depth t-1 -> t) in step k + t (+1 with
+      // the host, whose hop to PE 0 is stage 1).
+      ps_pkg::OpBcast, ps_pkg::OpBcastHost: begin
+        unit_pkt = 1'b1;
+        if (pe_is0) begin
+          if (hop == StOne && st < StN1) begin              // host -> PE 0: packet st - 1
+            wra_en    = 1'b1;
+            wra_src_d = ps_pkg::SrcHost;
+            wra_x     = k_host;
+          end
+          if (st >= StOne + hop && st < StN1 + hop) begin   // PE 0 -> PE 1 on out 1
+            rdb_en = 1'b1;
+            rdb_x  = k_pe0;
+          end
+        end else begin
+          if (st >= pe_depth + hop && st < StN + pe_depth + hop) begin  // from the parent
+            wra_en    = 1'b1;
+            wra_src_d = ps_pkg::SrcIn0;
+            wra_x     = k_in;
+          end
+          if (has_kids && st >= pe_depth + StOne + hop && st < StN1 + pe_depth + hop) begin
+            rda_en = 1'b1;                                  // to 2Pe on out 0, 2Pe+1 on out 1
+            rda_to_d[ToOut0] = 1'b1;
+            rda_x  = k_out;
+            rdb_en = 1'b1;
+            rdb_x  = k_out;
+          end
+        end
+      end
+      // Packet d (the segments of the depth-d PEs) takes hop t in step n + 1 - d + t; on a hop
+      // into PE c it carries c's subtree part at depth d: 2^sh segments at c 2^sh S,
+      // sh = n + 1 - st. The host hop carries the whole packet (d >= 1: 2^(d-1) segments at
+      // 2^(d-1) S; d = 0: segment 0).
+      ps_pkg::OpScatter: begin
+        step_le = (st == StOne) ? StN - StOne : StN1 - st;
+        sh      = StN1 - st;
+        if (pe_is0) begin
+          wra_en    = 1'b1;
+          wra_src_d = ps_pkg::SrcHost;
+          if (st == StN1) begin                             // d = 0: segment 0
+            wra_x = '0;
+            wra_e = '0;
+          end else begin                                    // d = n + 1 - st >= 1
+            wra_x = XOne << (StN - st);
+            wra_e = StN - st;
+          end
+          if (st >= StOne + StOne) begin                    // PE 0 -> PE 1 on out 1
+            rdb_en = 1'b1;
+            rdb_x  = XOne << sh;
+            rdb_e  = sh;
+          end
+        end else begin
+          if (st >= pe_depth + StOne) begin                 // from the parent, in 0
+            wra_en    = 1'b1;
+            wra_src_d = ps_pkg::SrcIn0;
+            wra_x     = x_pe << sh;
+            wra_e     = sh;
+          end
+          if (has_kids && st >= pe_depth + StOne + StOne) begin
+            rda_en = 1'b1;
+            rda_to_d[ToOut0] = 1'b1;
+            rda_x  = x_two_pe << sh;
+            rda_e  = sh;
+            rdb_en = 1'b1;
+            rdb_x  = x_two_pe1 << sh;
+            rdb_e  = sh;
+          end
+        end
+      end
+      // Packet d goes from depth t to t - 1 in step 1 + d - t (backward tree links): in step st
+      // every transfer is a subtree part of 2^sh segments, sh = st - 1. Upload adds PE 0 ->
+      // host of packet st - 1 (d = 0: segment 0; d >= 1: 2^(d-1) segments at 2^(d-1) S).
+      ps_pkg::OpGather, ps_pkg::OpUpload: begin
+        step_le = (st == StN1) ? StN - StOne : st - StOne;
+        sh      = st - StOne;
+        if (pe_is0) begin
+          if (st <= StN) begin                              // from PE 1 on in 3
+            wrb_en = 1'b1;
+            wrb_x  = XOne << sh;
+            wrb_e  = sh;
+          end
+          if (op_q == ps_pkg::OpUpload) begin               // PE 0 -> host
+            rda_en = 1'b1;
+            rda_to_d[ToHost] = 1'b1;
+            if (st == StOne) begin
+              rda_x = '0;
+              rda_e = '0;
+            end else begin
+              rda_x = XOne << (st - StOne - StOne);
+              rda_e = st - StOne - StOne;
+            end
+          end
+        end else begin
+          if (st <= StN1 - pe_depth) begin                  // to the parent on out 2
+            rda_en = 1'b1;
+            rda_to_d[ToOut2] = 1'b1;
+            rda_x  = x_pe << sh;
+            rda_e  = sh;
+          end
+          if (has_kids && st <= StN - pe_depth) begin       // from 2Pe / 2Pe+1 on in 2 / 3
+            wra_en    = 1'b1;
+            wra_src_d = ps_pkg::SrcIn2;
+            wra_x     = x_two_pe << sh;
+            wra_e     = sh;
+            wrb_en    = 1'b1;
+            wrb_x     = x_two_pe1 << sh;
+            wrb_e     = sh;
+          end
+        end
+      end
+      default: begin
+      end
+    endcase
+  end
+
+  // Offsets and lengths of the step (four small multipliers x * unit).
+  logic [CntW-1:0]  unit;
+  logic [CntW-1:0]  len_d;
+  logic [AddrW-1:0] rda_off_d, rdb_off_d, wra_off_d, wrb_off_d;
+  logic [CntW-1:0]  rda_len_d, rdb_len_d, wra_len_d, wrb_len_d;
+
+  assign unit      = unit_pkt ? pkt_q : (m_q >> unit_sh);
+  assign len_d     = unit << step_le;
+  assign rda_off_d = AddrW'(CntW'(rda_x) * unit);
+  assign rdb_off_d = AddrW'(CntW'(rdb_x) * unit);
+  assign wra_off_d = AddrW'(CntW'(wra_x) * unit);
+  assign wrb_off_d = AddrW'(CntW'(wrb_x) * unit);
+  assign rda_len_d = rda_en ? (unit << rda_e) : '0;
+  assign rdb_len_d = rdb_en ? (unit << rdb_e) : '0;
+  assign wra_len_d = wra_en ? (unit << wra_e) : '0;
+  assign wrb_len_d = wrb_en ? (unit << wrb_e) : '0;
+
+  //////////////////
+  // Run sequence //
+  //////////////////
+
+  logic xfer;      // a transfer cycle (word word_q of the step)
+  logic last_word; // the step's last transfer cycle
+  logic link_bad;
+
+  assign xfer      = run_q && !setup_q;
+  assign last_word = (word_q == len_q - CntW'(1));
+
+  always_comb begin
+    run_d   = run_q;
+    setup_d = setup_q;
+    done_d  = done_q;
+    step_d  = step_q;
+    word_d  = word_q;
+    err_d   = err_q;
+    if (run_q) begin
+      if (setup_q) begin
+        setup_d = 1'b0;
+        word_d  = '0;
+      end else if (!last_word) begin
+        word_d = word_q + CntW'(1);
+      end else if (step_q == last_q) begin
+        run_d  = 1'b0;
+        done_d = 1'b1;
+      end else begin
+        setup_d = 1'b1;
+        step_d  = step_q + StOne;
+      end
+      if (link_bad) begin
+        err_d = ps_pkg::PsErrLink;
+      end
+    end
+    if (cmd_start_i) begin
+      if (run_q) begin
+        err_d = ps_pkg::PsErrBusy;
+      end else begin
+        err_d  = cmd_err;
+        done_d = 1'b0;
+        if (cmd_err == ps_pkg::PsErrOk) begin
+          run_d   = 1'b1;
+          setup_d = 1'b1;
+          step_d  = '0;
+        end
+      end
+    end
+  end
+
+  logic accept;
+  assign accept = cmd_start_i && !run_q && (cmd_err == ps_pkg::PsErrOk);
+
+  ///////////////
+  // Registers //
+  ///////////////
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      run_q   <= 1'b0;
+      setup_q <= 1'b0;
+      done_q  <= 1'b0;
+      step_q  <= '0;
+      word_q  <= '0;
+      err_q   <= ps_pkg::PsErrOk;
+    end else begin
+      run_q   <= run_d;
+      setup_q <= setup_d;
+      done_q  <= done_d;
+      step_q  <= step_d;
+      word_q  <= word_d;
+      err_q   <= err_d;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      op_q   <= '0;
+      m_q    <= '0;
+      pkt_q  <= '0;
+      base_q <= '0;
+      last_q <= '0;
+    end else if (accept) begin
+      op_q   <= cmd_op_i;
+      m_q    <= cmd_m;
+      pkt_q  <= cmd_pkt;
+      base_q <= AddrW'(cmd_base_i);
+      last_q <= cmd_last;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      len_q     <= '0;
+      rda_to_q  <= '0;
+      rda_off_q <= '0;
+      rda_len_q <= '0;
+      rdb_off_q <= '0;
+      rdb_len_q <= '0;
+      wra_src_q <= ps_pkg::SrcIn0;
+      wra_off_q <= '0;
+      wra_len_q <= '0;
+      wrb_off_q <= '0;
+      wrb_len_q <= '0;
+    end else if (run_q && setup_q) begin
+      len_q     <= len_d;
+      rda_to_q  <= rda_to_d;
+      rda_off_q <= rda_off_d;
+      rda_len_q <= rda_len_d;
+      rdb_off_q <= rdb_off_d;
+      rdb_len_q <= rdb_len_d;
+      wra_src_q <= wra_src_d;
+      wra_off_q <= wra_off_d;
+      wra_len_q <= wra_len_d;
+      wrb_off_q <= wrb_off_d;
+      wrb_len_q <= wrb_len_d;
+    end
+  end
+
+  ////////////////////
+  // Memory access  //
+  ////////////////////
+
+  logic             rda_act, rdb_act, wra_act, wrb_act;
+  logic [AddrW-1:0] rda_addr, rdb_addr, wra_addr, wrb_addr;
+  logic [Width-1:0] rda_data, rdb_data, wra_data;
+  logic             mem_wa_en;
+  logic [AddrW-1:0] mem_wa_addr;
+  logic [Width-1:0] mem_wa_data;
+
+  assign rda_act = xfer && (word_q < rda_len_q);
+  assign rdb_act = xfer && (word_q < rdb_len_q);
+  assign wra_act = xfer && (word_q < wra_len_q);
+  assign wrb_act = xfer && (word_q < wrb_len_q);
+
+  // Memory addresses: base + offset + i (valid commands keep them below MemWords).
+  assign rda_addr = run_q ? base_q + rda_off_q + AddrW'(word_q) : lcl_addr_i;
+  assign rdb_addr = base_q + rdb_off_q + AddrW'(word_q);
+  assign wra_addr = base_q + wra_off_q + AddrW'(word_q);
+  assign wrb_addr = base_q + wrb_off_q + AddrW'(word_q);
+
+  assign rda_data = mem_q[rda_addr];
+  assign rdb_data = mem_q[rdb_addr];
+
+  assign in0_data = in_data_i[0*Width +: Width];
+  assign in1_data = in_data_i[1*Width +: Width];
+  assign in2_data = in_data_i[2*Width +: Width];
+  assign in3_data = in_data_i[3*Width +: Width];
+
+  always_comb begin
+    wra_data = in0_data;
+    unique case (wra_src_q)
+      ps_pkg::SrcIn0:  wra_data = in0_data;
+      ps_pkg::SrcIn01: wra_data = in0_data + in1_data;  // the integration adder
+      ps_pkg::SrcIn2:  wra_data = in2_data;
+      ps_pkg::SrcHost: wra_data = host_data_i;
+      default:         wra_data = in0_data;
+    endcase
+  end
+
+  // Write port A serves the local port while idle.
+  assign mem_wa_en   = run_q ? wra_act : lcl_we_i;
+  assign mem_wa_addr = run_q ? wra_addr : lcl_addr_i;
+  assign mem_wa_data = run_q ? wra_data : lcl_wdata_i;
+
+  always_ff @(posedge clk_i) begin
+    if (mem_wa_en) begin
+      mem_q[mem_wa_addr] <= mem_wa_data;
+    end
+    if (wrb_act) begin
+      mem_q[wrb_addr] <= in3_data;
+    end
+  end
+
+  /////////////
+  // Outputs //
+  /////////////
+
+  logic [3:0] out_valid;
+
+  assign out_valid[0] = rda_act && rda_to_q[ToOut0];
+  assign out_valid[1] = rdb_act;
+  assign out_valid[2] = rda_act && rda_to_q[ToOut2];
+  assign out_valid[3] = rda_act && rda_to_q[ToOut3];
+  assign out_valid_o  = out_valid;
+
+  assign out0_data  = out_valid[0] ? rda_data : '0;
+  assign out1_data  = out_valid[1] ? rdb_data : '0;
+  assign out2_data  = out_valid[2] ? rda_data : '0;
+  assign out3_data  = out_valid[3] ? rda_data : '0;
+  assign out_data_o = {out3_data, out2_data, out1_data, out0_data};
+
+  assign host_valid_o = rda_act && rda_to_q[ToHost];
+  assign host_data_o  = host_valid_o ? rda_data : '0;
+  assign host_addr_o  = host_valid_o ? rda_off_q + AddrW'(word_q) : '0;
+
+  // Host requests run one cycle ahead of the words: word 0 in the setup cycle (from the plan
+  // being computed), word i + 1 in the cycle of word i.
+  logic wra_host_d, wra_host_q;
+  assign wra_host_d = (wra_src_d == ps_pkg::SrcHost) && (wra_len_d != '0);
+  assign wra_host_q = (wra_src_q == ps_pkg::SrcHost);
+
+  always_comb begin
+    host_req_o      = 1'b0;
+    host_req_addr_o = '0;
+    if (run_q && setup_q && wra_host_d) begin
+      host_req_o      = 1'b1;
+      host_req_addr_o = wra_off_d;
+    end else if (xfer && wra_host_q && (word_q + CntW'(1) < wra_len_q)) begin
+      host_req_o      = 1'b1;
+      host_req_addr_o = wra_off_q + AddrW'(word_q) + AddrW'(1);
+    end
+  end
+
+  assign lcl_rdata_o = rda_data;
+
+  assign busy_o = run_q;
+  assign done_o = done_q;
+  assign err_o  = err_q;
+
+  ////////////////
+  // Link check //
+  ////////////////
+
+  logic [4:0] in_expect;   // {host, in 3, in 2, in 1, in 0}
+
+  assign in_expect[0] = wra_act && (wra_src_q == ps_pkg::SrcIn0 || wra_src_q == ps_pkg::SrcIn01);
+  assign in_expect[1] = wra_act && (wra_src_q == ps_pkg::SrcIn01);
+  assign in_expect[2] = wra_act && (wra_src_q == ps_pkg::SrcIn2);
+  assign in_expect[3] = wrb_act;
+  assign in_expect[4] = wra_act && (wra_src_q == ps_pkg::SrcHost);
+  assign link_bad     = ({host_valid_i, in_valid_i} != in_expect);
+
+  ////////////////
+  // Parameters //
+  ////////////////
+
+  // N a power of two in [2, 1024], MemWords >= N (one word per PE at least), Width >= 1.
+  // Icarus 11 has no elaboration-time $error: there the check runs at time 0.
+  if (N < 2 || N > 1024 || (N & (N - 1)) != 0 || MemWords < N || Width < 1) begin : g_bad_params
+`ifdef __ICARUS__
+    initial $fatal(1,
+      "ps_router: need N a power of two in [2, 1024] and MemWords >= N (N %0d, MemWords %0d)",
+      N, MemWords);
+`else
+    $error(
+      "ps_router: need N a power of two in [2, 1024] and MemWords >= N (N %0d, MemWords %0d)",
+      N, MemWords);
+`endif
+  end
+
+  ////////////////
+  // Assertions //
+  ////////////////
+
+`ifndef SYNTHESIS
+  // The two write ports never hit one address in one cycle, and no step outruns L_s.
+  always @(posedge clk_i) begin
+    if (rst_ni && wra_act && wrb_act) begin
+      assert (wra_addr != wrb_addr)
+        else $error("ps_router %0d: both write ports at address %0d", pe_i, wra_addr);
+    end
+    if (rst_ni && xfer) begin
+      assert (rda_len_q <= len_q && rdb_len_q <= len_q && wra_len_q <= len_q &&
+              wrb_len_q <= len_q)
+        else $error("ps_router %0d: a transfer is longer than its step", pe_i);
+    end
+  end
+`endif
+
+  /* verilator tracing_on */
+
+endmodule
