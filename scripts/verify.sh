@@ -53,6 +53,18 @@ mkdir -p waves
 [ $coverage -eq 1 ] && rm -rf waves/coverage && mkdir -p waves/coverage
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 
+# The GTKWave save file of a run: waves/<run>.gtkw, else the longest prefix of the run's name
+# cut at '_' that has one (ps_network_n64_m4224 -> ps_network_n64), else waves/<block>.gtkw.
+save_file_for() {
+  local stem=$1 block=$2
+  while :; do
+    [ -f "waves/$stem.gtkw" ] && { echo "waves/$stem.gtkw"; return; }
+    [[ "$stem" == *_* ]] || break
+    stem=${stem%_*}
+  done
+  if [ -f "waves/$block.gtkw" ]; then echo "waves/$block.gtkw"; else echo "-"; fi
+}
+
 summary=waves/summary.txt
 rows=()
 failed=0 total_cycles=0 runs=0
@@ -76,11 +88,11 @@ while IFS='|' read -r name exe args; do
   if [[ "$last" =~ ^PASS\ ([^ ]+)\ matched\ ([0-9]+)\ cycles\ seed\ ([0-9]+)$ ]] && [ $rc -eq 0 ]; then
     block=${BASH_REMATCH[1]} cycles=${BASH_REMATCH[2]} s=${BASH_REMATCH[3]}
     total_cycles=$((total_cycles + cycles))
-    rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %s' "$name" "$block" "$cycles" 0 "$s" PASS "$wave")")
+    rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s' "$name" "$block" "$cycles" 0 "$s" PASS "$wave" "$(save_file_for "$name" "$block")")")
   elif [[ "$last" =~ ^FAIL\ ([^ ]+)\ cycle\ ([0-9]+)\ .*seed\ ([0-9]+)$ ]]; then
     block=${BASH_REMATCH[1]} s=${BASH_REMATCH[3]}
     failed=$((failed + 1))
-    rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %s' "$name" "$block" "${BASH_REMATCH[2]}" 1 "$s" FAIL "$wave")")
+    rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s' "$name" "$block" "${BASH_REMATCH[2]}" 1 "$s" FAIL "$wave" "$(save_file_for "$name" "$block")")")
     echo "$last"
   else
     failed=$((failed + 1))
@@ -94,7 +106,9 @@ done < "$build/cosim_runs.list"
 {
   echo
   echo "RTL verification summary ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
-  printf '%-22s %-16s %12s %10s %8s  %-8s %s\n' run block cycles mismatches seed result wave
+  printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s\n' run block cycles mismatches seed result wave \
+    'save file'
+
   printf '%s\n' "${rows[@]}"
   echo "total: $runs runs, $total_cycles cycles compared, $failed failed"
 } | tee "$summary"
@@ -103,7 +117,7 @@ if [ $coverage -eq 1 ]; then
   echo
   python3 scripts/coverage_report.py waves/coverage | tee -a "$summary"
 fi
-echo "verify: waves in waves/*.fst; open one with: gtkwave waves/<run>.fst waves/<block>.gtkw"
+echo "verify: open a run's waves with its save file, from here: gtkwave <wave> <save file>"
 [ $runs -gt 0 ] || { echo "verify: no cosim runs registered" >&2; exit 1; }
 [ $failed -eq 0 ] || exit 1
 exit 0

@@ -2,7 +2,7 @@
 # gtkw_screenshot.sh - open a waveform with its GTKWave save file on a virtual display and take
 # a screenshot (to check a waves/*.gtkw and its translate filters without a screen).
 #
-# usage: cosim/rta/gtkw_screenshot.sh <dump.fst> <save.gtkw> <shot.png> [seconds]
+# usage: cosim/common/gtkw_screenshot.sh <dump.fst> <save.gtkw> <shot.png> [seconds]
 # Run from the repository root: the save files name their filters as waves/filters/*.txt.
 # Needs xvfb-run, gtkwave and ImageMagick's /usr/bin/import.
 set -eu

@@ -30,46 +30,9 @@ namespace pinet {
 namespace cosim {
 namespace rta {
 
-constexpr uint64_t kNoFault = UINT64_MAX;
-
-// Remove "--inject-fault C" / "--inject-fault=C" from argv (argc shrinks). Returns false (and a
-// message in *err) on a malformed value. *cycle stays kNoFault when the option is absent.
-inline bool take_fault_option(int *argc, char **argv, uint64_t *cycle, std::string *err) {
-  static const char kName[] = "--inject-fault";
-  const size_t len = sizeof kName - 1;
-  *cycle = kNoFault;
-  int out = 1;
-  for (int i = 1; i < *argc; i++) {
-    const char *a = argv[i];
-    const char *value = nullptr;
-    if (std::strcmp(a, kName) == 0) {
-      if (i + 1 >= *argc) {
-        *err = "--inject-fault needs a cycle number";
-        return false;
-      }
-      value = argv[++i];
-    } else if (std::strncmp(a, kName, len) == 0 && a[len] == '=') {
-      value = a + len + 1;
-    } else {
-      argv[out++] = argv[i];
-      continue;
-    }
-    char *end = nullptr;
-    if (value[0] == '\0' || value[0] == '-') {
-      *err = std::string("--inject-fault: '") + value + "' is not a cycle number";
-      return false;
-    }
-    unsigned long long v = std::strtoull(value, &end, 0);
-    if (*end != '\0') {
-      *err = std::string("--inject-fault: '") + value + "' is not a cycle number";
-      return false;
-    }
-    *cycle = v;
-  }
-  *argc = out;
-  argv[out] = nullptr;
-  return true;
-}
+// The hidden --inject-fault option: cosim/common/cosim.h.
+using pinet::cosim::kNoFault;
+using pinet::cosim::take_fault_option;
 
 // ---- bitmap ports ------------------------------------------------------------------------
 

@@ -1,0 +1,426 @@
+// cosim_ps_network.cpp - rtl/ps_network.sv (N perfect-shuffle routers, the host port on PE 0)
+// against the C model's cycle simulator (pinet_shuffle_cycle_*), N = 2, 4, 8, 16, 32, 64
+// (--pes N; MemWords per N is set in cosim/ps/CMakeLists.txt).
+//
+// The harness is the host and every PE's processor:
+//   1. after a power-on reset it writes every word of every memory through the local ports;
+//   2. then, run after run: a collective (random, or --op K), M a random multiple of its quantum
+//      (or --words M), a random base; it loads the image [base, base + M) of every memory with
+//      random words, fills the host's image with random words, pulses cmd_start_i, answers every
+//      host request with the requested word in the next cycle, and after done reads back the
+//      image (and 2 guard words each side; one run in eight the whole memory) of every PE.
+//   While a collective runs the local ports carry random writes (ignored while busy, which is
+//   checked); now and then a command arrives while busy (err_o = busy, the run goes on) or the
+//   reset aborts the run (the memories keep what was written). Between runs, now and then a bad
+//   command: an op the RTL does not run, M = 0, M not a multiple of the quantum, an image that
+//   does not fit the memory.
+// Every cycle, in this order (NetworkChecker, ps_cosim.h): busy_o, done_o, err_o; every channel
+// 0 .. 4N+1, valid then data ("ch[13]:6->5.valid"); host_req_o, host_req_addr_o, host_addr_o;
+// while idle every PE's local read ("pe[3].mem[17]") against the shadow memories, which hold the
+// C model's memories after every run; after an upload the host's image ("host.mem[5]").
+//
+// Extra options: --op K (0..6 one collective by pinet_shuffle_op value, 255 all), --words M,
+// --max-words W (cap of the random M), --runs R (stop after R collectives; --cycles stays the
+// cap), --bad 0 (no bad commands), --disturb 0 (no command while busy, no reset), --compare 0
+// (drive only, no checking: a speed baseline).
+// Not --quiet: a statistics line, and per op "bench ..." lines (bench_ps_network.sh).
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "Vps_network_n16.h"
+#include "Vps_network_n2.h"
+#include "Vps_network_n32.h"
+#include "Vps_network_n4.h"
+#include "Vps_network_n64.h"
+#include "Vps_network_n8.h"
+#include "ps_cosim.h"
+
+namespace {
+
+namespace pc = pinet::cosim::ps;
+using pinet::cosim::Options;
+using pinet::cosim::Scoreboard;
+
+struct RunConfig {
+  uint32_t pes = 8;
+  uint32_t mem_words = 0;
+  uint64_t fault = pc::kNoFault;
+  uint32_t op = pc::kOpAll;
+  uint32_t words = 0;      // 0: random
+  uint32_t max_words = 0;  // cap of the random M
+  uint64_t runs = 0;       // 0: until --cycles
+  bool compare = true;
+  bool bad = true;
+  bool disturb = true;  // commands while busy, resets between runs and in the middle
+};
+
+template <class Model>
+class NetworkRun {
+ public:
+  NetworkRun(const Options &opt, int argc, char **argv, const RunConfig &cfg)
+      : opt_(opt), cfg_(cfg), sb_(opt), sim_(opt, argc, argv), progress_(opt, opt.cycles()),
+        chk_(sb_, cfg.pes, cfg.mem_words, cfg.fault) {
+    pinet_rng_seed(&rng_, opt.seed());
+    in_.lcl_we.assign(cfg.pes, 0);
+    in_.lcl_wdata.assign(cfg.pes, 0);
+    chk_.set_host_image([this] { return &host_img_; });
+    for (auto &t : rtl_cycles_) t = 0;
+  }
+
+  int run() {
+    const auto t0 = std::chrono::steady_clock::now();
+    // Power-on: rst_ni rises at time 0 (not dumped); the first cycle pulls it low.
+    sim_->clk_i = 1;
+    sim_->rst_ni = 1;
+    sim_.dut().eval();
+    in_.rst_n = false;
+    step();
+    in_.rst_n = true;
+    for (uint32_t a = 0; a < cfg_.mem_words && !stop(); a++) load_word(a);
+    while (!stop()) one_run();
+    if (sb_.failed()) sim_.tick_clocked();  // put the failing cycle's edges into the waveform
+    sim_.close();
+    secs_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!opt_.quiet()) report();
+    return sb_.finish();
+  }
+
+ private:
+  bool stop() const {
+    return sb_.failed() || cycle_ >= opt_.cycles() || (cfg_.runs > 0 && completed_ >= cfg_.runs);
+  }
+
+  uint32_t rnd(uint64_t below) { return (uint32_t)pinet_rng_below(&rng_, below); }
+  uint32_t rnd32() { return (uint32_t)pinet_rng_next(&rng_); }
+
+  // One cycle: the host answers last cycle's request, drive, evaluate, check, clock.
+  bool step() {
+    in_.host_valid = host_pending_;
+    in_.host_data = host_pending_ ? host_img_[host_pending_addr_] : 0;
+    pc::drive_inputs(sim_.dut(), cfg_.pes, in_);
+    sim_.dut().eval();  // (not dumped: the waveform shows the inputs from the falling edge on)
+    pc::read_outputs(sim_.dut(), cfg_.pes, &out_);
+    if (cfg_.compare && !chk_.cycle(cycle_, in_, out_)) return false;
+    if (measuring_ && out_.done && cycle_ > start_cycle_) {  // the run's length as the RTL shows it
+      rtl_cycles_[run_op_] = cycle_ - start_cycle_ - 1;
+      measuring_ = false;
+    }
+    host_pending_ = in_.rst_n && out_.host_req;
+    host_pending_addr_ = out_.host_req_addr;
+    if (host_pending_ && host_pending_addr_ >= host_img_.size())
+      host_img_.resize(host_pending_addr_ + 1, 0);
+    sim_.tick_clocked();
+    sb_.matched_cycle();
+    cycle_++;
+    progress_.update(cycle_);
+    in_.start = false;
+    in_.rst_n = true;
+    std::fill(in_.lcl_we.begin(), in_.lcl_we.end(), 0);
+    return true;
+  }
+
+  // Write random words at `addr` of every memory.
+  void load_word(uint32_t addr) {
+    in_.lcl_addr = addr;
+    for (uint32_t j = 0; j < cfg_.pes; j++) {
+      in_.lcl_we[j] = 1;
+      in_.lcl_wdata[j] = rnd32();
+    }
+    step();
+  }
+
+  // Read `addr` of every memory (checked against the shadow).
+  void read_word(uint32_t addr) {
+    in_.lcl_addr = addr;
+    for (auto &w : in_.lcl_wdata) w = rnd32();  // not written: lcl_we is low
+    step();
+  }
+
+  // Random local-port traffic while a collective runs: the routers must ignore it.
+  void noise() {
+    in_.lcl_addr = rnd(cfg_.mem_words);
+    for (uint32_t j = 0; j < cfg_.pes; j++) {
+      in_.lcl_we[j] = rnd(4) == 0;
+      in_.lcl_wdata[j] = rnd32();
+    }
+  }
+
+  uint32_t quantum(uint32_t op) const {
+    uint32_t q = 0;
+    pinet_shuffle_words_quantum((pinet_shuffle_op)op, cfg_.pes, &q);
+    return q;
+  }
+
+  bool words_ok(uint32_t op, uint32_t words) const {
+    const uint32_t q = quantum(op);
+    return words > 0 && q > 0 && words % q == 0 && words <= cfg_.mem_words;
+  }
+
+  // Every collective once in each round of seven runs, in a random order (with --words, the
+  // ops that M does not suit are left out).
+  uint32_t choose_op() {
+    if (cfg_.op != pc::kOpAll) return cfg_.op;
+    for (;;) {
+      if (deck_.empty()) {
+        for (uint32_t op = 0; op < pc::kNumOps; op++) deck_.push_back(op);
+        for (uint32_t i = pc::kNumOps - 1; i > 0; i--) std::swap(deck_[i], deck_[rnd(i + 1)]);
+      }
+      const uint32_t op = deck_.back();
+      deck_.pop_back();
+      if (cfg_.words == 0 || words_ok(op, cfg_.words)) return op;
+    }
+  }
+
+  uint32_t choose_words(uint32_t op) {
+    if (cfg_.words != 0) return cfg_.words;
+    const uint32_t q = quantum(op);
+    const uint32_t cap = cfg_.max_words ? std::min(cfg_.max_words, cfg_.mem_words) : cfg_.mem_words;
+    const uint32_t kmax = std::max(1u, cap / q);
+    const uint32_t k = rnd(2) == 0 ? 1 + rnd(std::min(kmax, 8u)) : 1 + rnd(kmax);
+    return k * q;
+  }
+
+  // A command the routers must refuse (the checker derives the code from the C model), often
+  // right at the boundaries: base + M = MemWords + 1, M one power of two short of the quantum.
+  void bad_command() {
+    const uint32_t kind = rnd(5);
+    uint32_t op = rnd(pc::kNumOps), words = 0, base = 0;
+    uint32_t q = quantum(op);
+    switch (kind) {
+      case 0:  // an op the RTL does not run: ring-exchange, custom, 9 .. 15
+        op = 7 + rnd(9);
+        words = q * (1 + rnd(4));
+        break;
+      case 1:  // M = 0
+        base = rnd(cfg_.mem_words);
+        break;
+      case 2: {  // M not a multiple of the quantum (N; log2 N for the broadcasts, when > 1)
+        if (q == 1) op = PINET_SHUFFLE_OP_SCATTER + rnd(5);
+        q = quantum(op);
+        uint32_t r = 1 + rnd(q - 1);
+        if (rnd(2) == 0 && (q & (q - 1)) == 0) r = 1u << rnd(__builtin_ctz(q));
+        words = q * rnd(cfg_.mem_words / q) + r;
+        break;
+      }
+      case 3:  // the image runs past the end of the memory, mostly by one word
+        words = q * (1 + rnd(cfg_.mem_words / q));
+        base = cfg_.mem_words - words + 1 + (rnd(2) ? 0 : rnd(64));
+        break;
+      default:  // 32-bit extremes (the checks must not wrap around)
+        words = rnd(2) ? 0x80000000u + q * rnd(4) : q;
+        base = rnd(2) ? 0xffffffffu : 0x80000000u;
+        break;
+    }
+    in_.start = true;
+    in_.op = op;
+    in_.words = words;
+    in_.base = base;
+    step();
+    bad_++;
+  }
+
+  void one_run() {
+    for (uint32_t k = rnd(3); k > 0 && !stop(); k--) read_word(rnd(cfg_.mem_words));
+    for (uint32_t k = cfg_.bad && rnd(4) == 0 ? 1 + rnd(3) : 0; k > 0 && !stop(); k--)
+      bad_command();
+    if (cfg_.disturb && rnd(16) == 0) {  // a reset between runs: status cleared, memories kept
+      for (uint32_t k = 1 + rnd(2); k > 0 && !stop(); k--) {
+        in_.rst_n = false;
+        read_word(rnd(cfg_.mem_words));
+      }
+    }
+    const uint32_t op = choose_op();
+    const uint32_t words = choose_words(op);
+    // The image anywhere, one run in eight right at the end of the memory.
+    const uint32_t base = rnd(8) == 0 ? cfg_.mem_words - words : rnd(cfg_.mem_words - words + 1);
+    for (uint32_t a = base; a < base + words && !stop(); a++) load_word(a);
+    host_img_.resize(words);
+    for (auto &w : host_img_) w = rnd32();
+    if (stop()) return;
+
+    // How long the run takes (for placing the rare disturbances): the C model's T.
+    uint64_t total = 0;
+    pinet_shuffle_schedule *sched = nullptr;
+    if (pinet_shuffle_build(&sched, (pinet_shuffle_op)op, cfg_.pes, words) == PINET_OK)
+      pinet_shuffle_cycle_total(sched, &total);
+    pinet_shuffle_schedule_free(sched);
+    const uint64_t abort_at = cfg_.disturb && rnd(16) == 0 ? rnd(total + 1) : UINT64_MAX;
+    const uint64_t busy_at = cfg_.disturb && rnd(4) == 0 ? rnd(total + 1) : UINT64_MAX;
+
+    in_.start = true;
+    in_.op = op;
+    in_.words = words;
+    in_.base = base;
+    if (std::getenv("PS_COSIM_DEBUG"))
+      std::fprintf(stderr,
+                   "cycle %" PRIu64 ": start %s M %u base %u (T %" PRIu64 ", abort at %" PRIu64
+                   ", busy command at %" PRIu64 ")\n",
+                   cycle_, pc::op_name(op), words, base, total, abort_at, busy_at);
+    start_cycle_ = cycle_;
+    run_op_ = op;
+    measuring_ = true;
+    if (!step()) return;
+    bool aborted = false;
+    // (Without the checker the DUT's done_o ends the run; in cycle 0 it shows the new run's 0.)
+    for (uint64_t t = 0; !stop() && (cfg_.compare ? chk_.running() : (t == 0 || !out_.done)); t++) {
+      noise();
+      if (t == busy_at) {  // a command while busy: refused, the run goes on
+        in_.start = true;
+        in_.op = rnd(16);
+        in_.words = rnd32();
+        in_.base = rnd32();
+      }
+      if (t == abort_at) {
+        in_.rst_n = false;
+        std::fill(in_.lcl_we.begin(), in_.lcl_we.end(), 0);
+        aborted = true;
+        measuring_ = false;
+      }
+      step();
+      if (aborted) break;
+    }
+    if (stop()) return;
+    // Read the image back with two guard words on each side, or (one run in eight) everything.
+    uint32_t lo = base >= 2 ? base - 2 : 0;
+    uint32_t hi = std::min(cfg_.mem_words, base + words + 2);
+    if (rnd(8) == 0) {
+      lo = 0;
+      hi = cfg_.mem_words;
+    }
+    for (uint32_t a = lo; a < hi && !stop(); a++) read_word(a);
+    if (!aborted && !stop()) completed_++;  // (--runs counts runs read back in full)
+  }
+
+  void report() const {
+    std::printf("cosim %s: N %u MemWords %u: %" PRIu64 " cycles in %.2f s (%.0f cycles/s, %s)\n",
+                opt_.block().c_str(), cfg_.pes, cfg_.mem_words, cycle_, secs_,
+                secs_ > 0 ? (double)cycle_ / secs_ : 0.0,
+                cfg_.compare ? "every output compared every cycle" : "no comparison");
+    if (cfg_.compare) {
+      std::printf("cosim %s: collectives completed:", opt_.block().c_str());
+      for (uint32_t op = 0; op < pc::kNumOps; op++)
+        std::printf(" %s %" PRIu64, pc::op_name(op), chk_.stats(op).runs);
+      std::printf("; refused commands %" PRIu64 " (while busy %" PRIu64
+                  "), aborted by reset %" PRIu64 ", words moved %" PRIu64
+                  ", memory words read back %" PRIu64 "\n",
+                  chk_.refused(), chk_.busy_refused(), chk_.aborted(), chk_.words_moved(),
+                  chk_.mem_reads());
+    }
+    for (uint32_t op = 0; op < pc::kNumOps; op++) {
+      if (rtl_cycles_[op] == 0) continue;
+      std::printf(
+          "bench %s pes %u op %s words %u rtl_cycles %" PRIu64 " cycles %" PRIu64 " seconds %.3f\n",
+          opt_.block().c_str(), cfg_.pes, pc::op_name(op),
+          cfg_.compare ? chk_.stats(op).last_words : cfg_.words, rtl_cycles_[op], cycle_, secs_);
+    }
+  }
+
+  const Options &opt_;
+  RunConfig cfg_;
+  Scoreboard sb_;
+  pinet::cosim::Sim<Model> sim_;
+  pinet::cosim::Progress progress_;
+  pc::NetworkChecker chk_;
+  pinet_rng rng_;
+  pc::NetIn in_;
+  pc::NetOut out_;
+  std::vector<uint32_t> host_img_;
+  std::vector<uint32_t> deck_;
+  bool host_pending_ = false;
+  uint32_t host_pending_addr_ = 0;
+  uint64_t cycle_ = 0;
+  uint64_t completed_ = 0;
+  uint64_t bad_ = 0;
+  uint64_t start_cycle_ = 0;
+  uint32_t run_op_ = 0;
+  bool measuring_ = false;
+  uint64_t rtl_cycles_[pc::kNumOps];
+  double secs_ = 0;
+};
+
+template <class Model>
+int run_network(const Options &opt, int argc, char **argv, const RunConfig &cfg) {
+  NetworkRun<Model> r(opt, argc, argv, cfg);
+  return r.run();
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Options opt("ps_network", 100000);
+  opt.add_int("pes", 8, "network size N: 2, 4, 8, 16, 32 or 64");
+  opt.add_int("op", pc::kOpAll,
+              "collective by pinet_shuffle_op value (0 bcast .. 6 upload), 255 all");
+  opt.add_int("words", 0, "M for every run (0: random multiples of the quantum)");
+  opt.add_int("max-words", 0, "cap of the random M (0: MemWords)");
+  opt.add_int("runs", 0, "stop after this many collectives (0: run --cycles cycles)");
+  opt.add_int("compare", 1, "1: check every output every cycle; 0: drive only (speed baseline)");
+  opt.add_int("bad", 1, "1: bad commands between runs; 0: none");
+  opt.add_int("disturb", 1, "1: commands while busy, resets (also aborting runs); 0: none");
+  RunConfig cfg;
+  std::string err;
+  if (!pc::take_fault_option(&argc, argv, &cfg.fault, &err)) {
+    opt.reject(err);
+    return opt.exit_code();
+  }
+  if (!opt.parse(argc, argv)) return opt.exit_code();
+  cfg.pes = (uint32_t)opt.get("pes");
+  switch (cfg.pes) {
+    case 2: cfg.mem_words = PS_MEMWORDS_N2; break;
+    case 4: cfg.mem_words = PS_MEMWORDS_N4; break;
+    case 8: cfg.mem_words = PS_MEMWORDS_N8; break;
+    case 16: cfg.mem_words = PS_MEMWORDS_N16; break;
+    case 32: cfg.mem_words = PS_MEMWORDS_N32; break;
+    case 64: cfg.mem_words = PS_MEMWORDS_N64; break;
+    default:
+      opt.reject("--pes " + std::to_string(opt.get("pes")) +
+                 ": this executable has ps_network for N = 2, 4, 8, 16, 32, 64 only");
+      return opt.exit_code();
+  }
+  if (opt.get("op") >= pc::kNumOps && opt.get("op") != pc::kOpAll) {
+    opt.reject(
+        "--op must be 0 .. 6 (bcast, bcast-host, scatter, integrate, allgather, gather, "
+        "upload) or 255");
+    return opt.exit_code();
+  }
+  if (opt.get("compare") > 1 || opt.get("bad") > 1 || opt.get("disturb") > 1) {
+    opt.reject("--compare, --bad and --disturb must be 0 or 1");
+    return opt.exit_code();
+  }
+  if (opt.get("words") > cfg.mem_words || opt.get("max-words") > cfg.mem_words) {
+    opt.reject("--words / --max-words above MemWords = " + std::to_string(cfg.mem_words));
+    return opt.exit_code();
+  }
+  cfg.op = (uint32_t)opt.get("op");
+  cfg.words = (uint32_t)opt.get("words");
+  cfg.max_words = (uint32_t)opt.get("max-words");
+  cfg.runs = opt.get("runs");
+  cfg.compare = opt.get("compare") == 1;
+  cfg.bad = opt.get("bad") == 1;
+  cfg.disturb = opt.get("disturb") == 1;
+  if (cfg.words != 0) {  // the fixed M must suit the chosen op (or at least one op)
+    bool any = false;
+    for (uint32_t op = 0; op < pc::kNumOps; op++) {
+      uint32_t q = 0;
+      pinet_shuffle_words_quantum((pinet_shuffle_op)op, cfg.pes, &q);
+      if ((cfg.op == pc::kOpAll || cfg.op == op) && q > 0 && cfg.words % q == 0) any = true;
+    }
+    if (!any) {
+      opt.reject("--words " + std::to_string(cfg.words) +
+                 " is not a multiple of the quantum (N, or log2 N for broadcasts)");
+      return opt.exit_code();
+    }
+  }
+  if (!cfg.compare) cfg.bad = cfg.disturb = false;
+  switch (cfg.pes) {
+    case 2: return run_network<Vps_network_n2>(opt, argc, argv, cfg);
+    case 4: return run_network<Vps_network_n4>(opt, argc, argv, cfg);
+    case 8: return run_network<Vps_network_n8>(opt, argc, argv, cfg);
+    case 16: return run_network<Vps_network_n16>(opt, argc, argv, cfg);
+    case 32: return run_network<Vps_network_n32>(opt, argc, argv, cfg);
+    default: return run_network<Vps_network_n64>(opt, argc, argv, cfg);
+  }
+}

@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""gen_gtkw.py - writes the GTKWave save files and translate filters of the perfect-shuffle cosims.
+
+usage: python3 cosim/ps/gen_gtkw.py [repository root]   (default: two levels up)
+
+Writes
+  waves/ps_network_n<N>.gtkw  for the Verilator C++ harness (scope top.ps_network), one per size
+                              of cosim/ps/CMakeLists.txt (N = 2 .. 64, MemWords as set there;
+                              the run ps_network_n64_m4224 uses ps_network_n64.gtkw), one group
+                              per router (routers 0..7 open, the others closed)
+  waves/ps_network.gtkw       the same for the default size, N = 8
+  waves/ps_system.gtkw        for the SystemC harness (scope dut.ps_network, N = 8)
+  waves/filters/ps_op.txt      cmd_op_i / op_q: the op's name (pinet_shuffle_op)
+  waves/filters/ps_err.txt     err_o / err_q: the error's name (ps_pkg::ps_err_e)
+  waves/filters/ps_opstep.txt  a router's {run_q, op_q, step_q}: "idle" or "<op> step <k>"
+Each router group shows the op and step (the concatenation above, named by ps_opstep.txt), the
+setup cycle, the word counter and the step length, then its four output links and its four input
+links, each as valid (a bit of out_valid_o / in_valid_i) and its 32-bit word. Open a dump from the
+repository root: gtkwave waves/<run>.fst waves/<block>.gtkw (the filters are named relative to it).
+"""
+import os
+import sys
+
+OPS = ["bcast", "bcast-host", "scatter", "integrate", "allgather", "gather", "upload",
+       "ring-exchange", "custom"]
+ERRS = ["OK", "BAD_OP", "WORDS_0", "MEMORY", "QUANTUM", "BUSY", "LINK", "ERR7?"]
+STEP_BITS = 5
+# N -> MemWords of the Verilated sizes (cosim/ps/CMakeLists.txt, PS_MEMWORDS_<N>).
+SIZES = {2: 128, 4: 256, 8: 512, 16: 1024, 32: 2048, 64: 8192}
+OP_BITS = 4
+
+# Flags of a .gtkw trace line (GTKWave's TR_* bits).
+HEX, DEC, BIN = 0x22, 0x24, 0x28  # right-justified
+FILTERED = 0x2000
+GROUP_BEGIN, GROUP_END, CLOSED, BLANK = 0x800000, 0x1000000, 0x400000, 0x200
+
+
+class Save:
+    def __init__(self, title, dump):
+        self.lines = [f"[*] {title}",
+                      "[*] written by cosim/ps/gen_gtkw.py: regenerate, do not edit",
+                      "[*] Start from the repository root (filters: waves/filters/ps_*.txt), e.g.",
+                      f"[*]   gtkwave {dump} waves/<this file>",
+                      f'[dumpfile] "{dump}"', "[timestart] 0", "[size] 1400 900", "[pos] -1 -1",
+                      "*-5.000000 0 -1 -1",
+                      "[sst_width] 220", "[signals_width] 440", "[sst_expanded] 0",
+                      "[sst_vpaned_height] 250"]
+        self.flags = None
+        self.filters = {}
+
+    def _flags(self, f):
+        if f != self.flags:
+            self.lines.append(f"@{f:x}")
+            self.flags = f
+
+    def trace(self, name, fmt=HEX, alias=None, filt=None):
+        f = fmt | (FILTERED if filt else 0)
+        self._flags(f)
+        if filt:
+            if filt not in self.filters:
+                self.filters[filt] = len(self.filters) + 1
+            self.lines.append(f"^{self.filters[filt]} {filt}")
+        self.lines.append((f"+{{{alias}}} " if alias else "") + name)
+
+    def vector(self, alias, bits, fmt=HEX, filt=None):
+        """A vector made of single bits (GTKWave: "(i)name" is bit i counted from the MSB)."""
+        f = fmt | (FILTERED if filt else 0)
+        self._flags(f)
+        if filt:
+            if filt not in self.filters:
+                self.filters[filt] = len(self.filters) + 1
+            self.lines.append(f"^{self.filters[filt]} {filt}")
+        self.lines.append(f"#{{{alias}}} " + " ".join(bits))
+
+    def group(self, name, closed=False):
+        self._flags(GROUP_BEGIN | BLANK | (CLOSED if closed else 0))
+        self.lines.append(f"-{name}")
+
+    def end(self, name, closed=False):
+        self._flags(GROUP_END | BLANK | (CLOSED if closed else 0))
+        self.lines.append(f"-{name}")
+
+    def text(self):
+        return "\n".join(self.lines) + "\n"
+
+
+def bits(sig, width, lsb, count):
+    """Bits [lsb + count - 1 : lsb] of sig (declared [width-1:0]), MSB first."""
+    return [f"({width - 1 - b}){sig}[{width - 1}:0]" for b in range(lsb + count - 1, lsb - 1, -1)]
+
+
+def clog2(v):
+    b = 0
+    while (1 << b) < v:
+        b += 1
+    return b
+
+
+def network_save(title, top, pes, mem_words, dump):
+    addr_w = clog2(mem_words)
+    cnt_w = clog2(mem_words + 1)
+    open_routers = set(range(8))
+    s = Save(title, dump)
+    net = f"{top}.ps_network"
+    s.group("command and status")
+    s.trace(f"{net}.clk_i", BIN)
+    s.trace(f"{net}.rst_ni", BIN)
+    s.trace(f"{net}.cmd_start_i", BIN)
+    s.trace(f"{net}.cmd_op_i[3:0]", HEX, filt="waves/filters/ps_op.txt")
+    s.trace(f"{net}.cmd_words_i[31:0]", DEC)
+    s.trace(f"{net}.cmd_base_i[31:0]", DEC)
+    s.trace(f"{net}.busy_o", BIN)
+    s.trace(f"{net}.done_o", BIN)
+    s.trace(f"{net}.err_o[2:0]", HEX, filt="waves/filters/ps_err.txt")
+    s.end("command and status")
+    s.group("host link (PE 0)")
+    s.trace(f"{net}.host_req_o", BIN, alias="request")
+    s.trace(f"{net}.host_req_addr_o[{addr_w - 1}:0]", DEC, alias="request address")
+    s.trace(f"{net}.host_valid_i", BIN, alias="down valid (ch 4N)")
+    s.trace(f"{net}.host_data_i[31:0]", HEX, alias="down data")
+    s.trace(f"{net}.host_valid_o", BIN, alias="up valid (ch 4N+1)")
+    s.trace(f"{net}.host_data_o[31:0]", HEX, alias="up data")
+    s.trace(f"{net}.host_addr_o[{addr_w - 1}:0]", DEC, alias="up address")
+    s.end("host link (PE 0)")
+    s.group("local ports", closed=True)
+    s.trace(f"{net}.lcl_we_i[{pes - 1}:0]", HEX)
+    s.trace(f"{net}.lcl_addr_i[{addr_w - 1}:0]", DEC)
+    s.end("local ports", closed=True)
+    for j in range(pes):
+        r = f"{net}.g_pe[{j}].u_router"
+        n = pes
+        succ = [(2 * j) % n, (2 * j + 1) % n]
+        pred = [j // 2, j // 2 + n // 2]
+        outs = [f"out0 to {succ[0]} (ch {2 * j})", f"out1 to {succ[1]} (ch {2 * j + 1})",
+                f"out2 to {pred[0]} (ch {2 * n + j})", f"out3 to {pred[1]} (ch {3 * n + j})"]
+        ins = [f"in0 from {pred[0]} (ch {j})", f"in1 from {pred[1]} (ch {j + n})",
+               f"in2 from {succ[0]} (ch {2 * n + 2 * j})",
+               f"in3 from {succ[1]} (ch {2 * n + 2 * j + 1})"]
+        name = f"router {j}: successors {succ[0]} {succ[1]}, predecessors {pred[0]} {pred[1]}"
+        closed = j not in open_routers
+        s.group(name, closed=closed)
+        s.vector(f"router {j} op / step", [f"{r}.run_q"] + bits(f"{r}.op_q", OP_BITS, 0, OP_BITS)
+                 + bits(f"{r}.step_q", STEP_BITS, 0, STEP_BITS), HEX,
+                 filt="waves/filters/ps_opstep.txt")
+        s.trace(f"{r}.setup_q", BIN, alias="setup cycle")
+        s.trace(f"{r}.word_q[{cnt_w - 1}:0]", DEC, alias="word i")
+        s.trace(f"{r}.len_q[{cnt_w - 1}:0]", DEC, alias="step length L")
+        for p in range(4):
+            s.trace(bits(f"{r}.out_valid_o", 4, p, 1)[0], BIN, alias=outs[p] + " valid")
+            s.trace(f"{r}.out{p}_data[31:0]", HEX, alias=outs[p])
+        for p in range(4):
+            s.trace(bits(f"{r}.in_valid_i", 4, p, 1)[0], BIN, alias=ins[p] + " valid")
+            s.trace(f"{r}.in{p}_data[31:0]", HEX, alias=ins[p])
+        s.trace(f"{r}.err_q[2:0]", HEX, alias="err", filt="waves/filters/ps_err.txt")
+        s.end(name, closed=closed)
+    return s.text()
+
+
+def write(path, text):
+    with open(path, "w", encoding="ascii") as f:
+        f.write(text)
+    print(f"gen_gtkw: wrote {path}")
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
+    waves = os.path.join(root, "waves")
+    os.makedirs(os.path.join(waves, "filters"), exist_ok=True)
+
+    lines = ["# ps_op.txt - GTKWave translate filter for ps_network cmd_op_i and a router's op_q",
+             "# (ps_pkg::ps_op_e = pinet_shuffle_op).",
+             "# Values as GTKWave prints a 4-bit vector in hex."]
+    for v in range(16):
+        lines.append(f"{v:X} {OPS[v] if v < len(OPS) else f'bad-op-{v}'}")
+    write(os.path.join(waves, "filters", "ps_op.txt"), "\n".join(lines) + "\n")
+
+    lines = ["# ps_err.txt - GTKWave translate filter for ps_network err_o and a router's err_q",
+             "# (ps_pkg::ps_err_e). Values as GTKWave prints a 3-bit vector in hex."]
+    for v, e in enumerate(ERRS):
+        lines.append(f"{v:X} {e}")
+    write(os.path.join(waves, "filters", "ps_err.txt"), "\n".join(lines) + "\n")
+
+    lines = ["# ps_opstep.txt - GTKWave translate filter for a router's",
+             "# {run_q, op_q[3:0], step_q[4:0]} (the \"op / step\" vector of waves/ps_*.gtkw):",
+             "# idle, or the op and its 1-based step number (the steps of docs/shuffle.md; the",
+             "# setup cycle is the router's setup_q).",
+             "# Values as GTKWave prints a 10-bit vector in hex."]
+    width = 1 + OP_BITS + STEP_BITS
+    digits = (width + 3) // 4
+    for v in range(1 << width):
+        run, op, step = v >> (OP_BITS + STEP_BITS), (v >> STEP_BITS) & 0xF, v & 0x1F
+        if not run:
+            name = "idle"
+        else:
+            name = f"{OPS[op] if op < len(OPS) else 'bad-op'} step {step + 1}"
+        lines.append(f"{v:0{digits}X} {name}")
+    write(os.path.join(waves, "filters", "ps_opstep.txt"), "\n".join(lines) + "\n")
+
+    for n, mem in SIZES.items():
+        text = network_save(f"ps_network N = {n}, MemWords = {mem} (cosim_ps_network, Verilator "
+                            "C++): every router's links", "top", n, mem,
+                            f"waves/ps_network_n{n}.fst")
+        write(os.path.join(waves, f"ps_network_n{n}.gtkw"), text)
+        if n == 8:
+            write(os.path.join(waves, "ps_network.gtkw"), text)
+    write(os.path.join(waves, "ps_system.gtkw"),
+          network_save("ps_system (cosim_ps_system, SystemC, N = 8): every router's links",
+                       "dut", 8, 1024, "waves/ps_system.fst"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,451 @@
+// ps_cosim.h - what the perfect-shuffle co-simulations share (cosim_ps_network.cpp, the Verilator
+// C++ harness, and cosim_ps_system.cpp, the SystemC one), on top of cosim/common/cosim.h:
+//
+// - NetworkChecker: the reference for rtl/ps_network.sv built on the C model. It takes the
+//   network's inputs and outputs of one cycle, compares every output against what the C model
+//   says (pinet_shuffle_cycle_* while a collective runs: every channel's valid and data, the host
+//   request and address; the status; the local read port against a shadow of every PE memory),
+//   then advances over the clock edge (model clock, memory writes, commands). The shadow
+//   memories take the C model's memories at the end of every run, so the local port reads check
+//   every memory word the run was meant to leave. Expected error codes come from the C model's
+//   own validation (pinet_shuffle_words_quantum / pinet_shuffle_build) plus the RTL's memory rule.
+// - Port access for any Verilated width (CData .. QData, VlWide<W>).
+// - The hidden --inject-fault CYCLE option (removed from argv before Options::parse, so --help
+//   does not list it): the checker flips bit 0 of the first expected value it compares in that
+//   cycle (busy_o), which must give a FAIL line (cosim/ps/check_fault_injection.sh).
+#ifndef PINET_COSIM_PS_COSIM_H
+#define PINET_COSIM_PS_COSIM_H
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cosim.h"
+#include "pinet/shuffle.h"
+#include "pinet/status.h"
+
+namespace pinet {
+namespace cosim {
+namespace ps {
+
+// The hidden --inject-fault option: cosim/common/cosim.h.
+using pinet::cosim::kNoFault;
+using pinet::cosim::take_fault_option;
+
+// err_o codes: rtl/ps_pkg.sv ps_err_e (pinned there).
+enum PsErr : uint32_t {
+  kErrOk = 0,
+  kErrBadOp = 1,
+  kErrWords = 2,
+  kErrMemory = 3,
+  kErrQuantum = 4,
+  kErrBusy = 5,
+  kErrLink = 6,
+};
+constexpr uint32_t kNumOps = 7;   // bcast .. upload: what the RTL runs
+constexpr uint32_t kOpAll = 255;  // --op default: every collective
+
+inline const char *op_name(uint32_t op) {
+  const char *s =
+      op < PINET_SHUFFLE_OP_COUNT ? pinet_shuffle_op_name((pinet_shuffle_op)op) : nullptr;
+  return s ? s : "bad-op";
+}
+
+// The err_o a command must give. The op and quantum checks are the C model's
+// (pinet_shuffle_words_quantum: PINET_ERR_RANGE for ring-exchange, custom and unknown ops;
+// pinet_shuffle_build: PINET_ERR_MISMATCH for M not a multiple of the quantum); M = 0 and the
+// image not fitting the memory (base + M > MemWords) are checked here, in the RTL's order.
+// Returns UINT32_MAX if the C model answers something unexpected.
+inline uint32_t expected_error(uint32_t op, uint32_t words, uint32_t base, uint32_t pes,
+                               uint32_t mem_words) {
+  uint32_t quantum = 0;
+  pinet_status st =
+      op <= 15 ? pinet_shuffle_words_quantum((pinet_shuffle_op)op, pes, &quantum) : PINET_ERR_RANGE;
+  if (st == PINET_ERR_RANGE) return kErrBadOp;
+  if (st != PINET_OK) return UINT32_MAX;
+  if (words == 0) return kErrWords;
+  if ((uint64_t)base + words > mem_words) return kErrMemory;
+  pinet_shuffle_schedule *sched = nullptr;
+  st = pinet_shuffle_build(&sched, (pinet_shuffle_op)op, pes, words);
+  pinet_shuffle_schedule_free(sched);
+  if (st == PINET_ERR_MISMATCH) return kErrQuantum;
+  return st == PINET_OK ? kErrOk : UINT32_MAX;
+}
+
+// ---- Verilated port access ---------------------------------------------------------------
+
+template <class T>
+inline bool get_bit(const T &port, unsigned i) {
+  return ((uint64_t)port >> i) & 1u;
+}
+template <std::size_t W>
+inline bool get_bit(const VlWide<W> &port, unsigned i) {
+  return (port.data()[i / 32] >> (i % 32)) & 1u;
+}
+template <class T>
+inline void set_bit(T &port, unsigned i, bool v) {
+  const uint64_t m = (uint64_t)1 << i;
+  port = (T)(v ? ((uint64_t)port | m) : ((uint64_t)port & ~m));
+}
+template <std::size_t W>
+inline void set_bit(VlWide<W> &port, unsigned i, bool v) {
+  const uint32_t m = 1u << (i % 32);
+  if (v)
+    port.data()[i / 32] |= m;
+  else
+    port.data()[i / 32] &= ~m;
+}
+// 32-bit word i of a packed array (Width = 32).
+template <class T>
+inline uint32_t get_word(const T &port, unsigned i) {
+  return (uint32_t)((uint64_t)port >> (32 * i));
+}
+template <std::size_t W>
+inline uint32_t get_word(const VlWide<W> &port, unsigned i) {
+  return port.data()[i];
+}
+template <class T>
+inline void set_word(T &port, unsigned i, uint32_t v) {
+  const uint64_t m = (uint64_t)0xffffffffu << (32 * i);
+  port = (T)(((uint64_t)port & ~m) | ((uint64_t)v << (32 * i)));
+}
+template <std::size_t W>
+inline void set_word(VlWide<W> &port, unsigned i, uint32_t v) {
+  port.data()[i] = v;
+}
+
+// ---- one cycle of the network ------------------------------------------------------------
+
+// The inputs of ps_network in one cycle.
+struct NetIn {
+  bool rst_n = true;
+  bool start = false;
+  uint32_t op = 0, words = 0, base = 0;
+  std::vector<uint8_t> lcl_we;  // N
+  uint32_t lcl_addr = 0;
+  std::vector<uint32_t> lcl_wdata;  // N
+  bool host_valid = false;
+  uint32_t host_data = 0;
+};
+
+// Its outputs.
+struct NetOut {
+  bool busy = false, done = false;
+  uint32_t err = 0;
+  std::vector<uint8_t> ch_valid;  // 4N + 2
+  std::vector<uint32_t> ch_data;  // 4N + 2
+  bool host_req = false;
+  uint32_t host_req_addr = 0;
+  uint32_t host_addr = 0;           // address of the word on channel 4N + 1
+  std::vector<uint32_t> lcl_rdata;  // N
+};
+
+// Read every output of a Verilated ps_network (Width = 32) into `o`.
+template <class M>
+inline void read_outputs(const M &m, uint32_t pes, NetOut *o) {
+  const uint32_t nch = 4 * pes + 2;
+  o->busy = m.busy_o;
+  o->done = m.done_o;
+  o->err = m.err_o;
+  o->ch_valid.resize(nch);
+  o->ch_data.resize(nch);
+  for (uint32_t c = 0; c < nch; c++) {
+    o->ch_valid[c] = get_bit(m.ch_valid_o, c);
+    o->ch_data[c] = get_word(m.ch_data_o, c);
+  }
+  o->host_req = m.host_req_o;
+  o->host_req_addr = m.host_req_addr_o;
+  o->host_addr = m.host_addr_o;
+  o->lcl_rdata.resize(pes);
+  for (uint32_t j = 0; j < pes; j++) o->lcl_rdata[j] = get_word(m.lcl_rdata_o, j);
+}
+
+// Drive every input of a Verilated ps_network from `in` (not the clock).
+template <class M>
+inline void drive_inputs(M &m, uint32_t pes, const NetIn &in) {
+  m.rst_ni = in.rst_n;
+  m.cmd_start_i = in.start;
+  m.cmd_op_i = in.op;
+  m.cmd_words_i = in.words;
+  m.cmd_base_i = in.base;
+  for (uint32_t j = 0; j < pes; j++) {
+    set_bit(m.lcl_we_i, j, in.lcl_we[j] != 0);
+    set_word(m.lcl_wdata_i, j, in.lcl_wdata[j]);
+  }
+  m.lcl_addr_i = in.lcl_addr;
+  m.host_valid_i = in.host_valid;
+  m.host_data_i = in.host_data;
+}
+
+// Per-op statistics of completed runs.
+struct OpStats {
+  uint64_t runs = 0;
+  uint64_t cycles = 0;       // sum of T
+  uint64_t words = 0;        // sum of M
+  uint64_t last_cycles = 0;  // T of the last run
+  uint32_t last_words = 0;
+};
+
+class NetworkChecker {
+ public:
+  NetworkChecker(Scoreboard &sb, uint32_t pes, uint32_t mem_words, uint64_t fault_cycle)
+      : sb_(sb), pes_(pes), mem_words_(mem_words), fault_(fault_cycle), nch_(4 * pes + 2),
+        shadow_((size_t)pes * mem_words, 0), known_((size_t)pes * mem_words, 0), exp_valid_(nch_),
+        exp_data_(nch_) {}
+  ~NetworkChecker() { drop_model(); }
+  NetworkChecker(const NetworkChecker &) = delete;
+  NetworkChecker &operator=(const NetworkChecker &) = delete;
+
+  // Where the host's image (M words) comes from when a collective that uses the host link is
+  // accepted (the host is the harness: what the model cannot predict). Without it the host
+  // image is all zero; shorter than M words is a harness failure ("harness:host_image_words").
+  void set_host_image(std::function<const std::vector<uint32_t> *()> f) {
+    host_image_ = std::move(f);
+  }
+
+  // Compare the outputs of cycle `cycle` (inputs `in`), then take the closing clock edge.
+  // Returns false at the first mismatch (recorded in the scoreboard).
+  bool cycle(uint64_t cycle, const NetIn &in, const NetOut &out) {
+    cycle_ = cycle;
+    first_ = true;
+    if (!in.rst_n && running()) {  // asynchronous reset: the run stops, the memories keep the
+      take_model_memories();       // words written up to the last edge
+      drop_model();
+      aborted_++;
+    }
+    if (!compare(in, out)) return false;
+    return advance(in, out);
+  }
+
+  bool running() const { return sim_ != nullptr; }
+  bool done() const { return done_; }
+  uint32_t err() const { return err_; }
+  uint64_t run_cycle() const { return t_; }  // cycle of the running collective
+  uint32_t shadow(uint32_t pe, uint32_t addr) const {
+    return shadow_[(size_t)pe * mem_words_ + addr];
+  }
+  bool known(uint32_t pe, uint32_t addr) const {
+    return known_[(size_t)pe * mem_words_ + addr] != 0;
+  }
+  const OpStats &stats(uint32_t op) const { return stats_[op]; }
+  uint64_t refused() const { return refused_; }
+  uint64_t busy_refused() const { return busy_refused_; }
+  uint64_t aborted() const { return aborted_; }
+  uint64_t mem_reads() const { return mem_reads_; }
+  uint64_t words_moved() const { return words_moved_; }
+
+ private:
+  // Compare one value; the first comparison of the fault cycle sees its expected bit 0 flipped.
+  bool chk(const char *name, uint64_t dut, uint64_t exp) {
+    if (first_) {
+      first_ = false;
+      if (cycle_ == fault_) exp ^= 1u;
+    }
+    return sb_.check(cycle_, name, dut, exp);
+  }
+  bool chk(const std::string &name, uint64_t dut, uint64_t exp) {
+    return chk(name.c_str(), dut, exp);
+  }
+
+  std::string ch_name(uint32_t c, const char *field) const {
+    int32_t src = 0, dst = 0;
+    pinet_shuffle_channel_ends(pes_, c, &src, &dst);
+    auto end = [](int32_t pe) { return pe < 0 ? std::string("host") : std::to_string(pe); };
+    return "ch[" + std::to_string(c) + "]:" + end(src) + "->" + end(dst) + "." + field;
+  }
+
+  bool compare(const NetIn &in, const NetOut &out) {
+    const bool run = running();
+    if (!chk("busy_o", out.busy, run)) return false;
+    if (!chk("done_o", out.done, in.rst_n && done_)) return false;
+    if (!chk("err_o", out.err, in.rst_n ? err_ : kErrOk)) return false;
+    // Channels: the model's while running, else idle (the host link passes the host's input).
+    if (run) {
+      if (!model_ok("pinet_shuffle_cycle_channels",
+                    pinet_shuffle_cycle_channels(sim_, exp_valid_.data(), exp_data_.data())))
+        return false;
+    } else {
+      std::fill(exp_valid_.begin(), exp_valid_.end(), 0);
+      std::fill(exp_data_.begin(), exp_data_.end(), 0);
+      exp_valid_[4 * pes_] = in.host_valid;
+      exp_data_[4 * pes_] = in.host_data;
+    }
+    for (uint32_t c = 0; c < nch_; c++) {
+      if (out.ch_valid[c] != exp_valid_[c])
+        if (!chk(ch_name(c, "valid"), out.ch_valid[c], exp_valid_[c])) return false;
+      if (out.ch_data[c] != exp_data_[c])
+        if (!chk(ch_name(c, "data"), out.ch_data[c], exp_data_[c])) return false;
+    }
+    // Host request for the next cycle's word, and the address of the word going up.
+    pinet_shuffle_word next{}, up{};
+    if (run) {
+      if (!model_ok("pinet_shuffle_cycle_word",
+                    pinet_shuffle_cycle_word(sched_, t_ + 1, 4 * pes_, &next)) ||
+          !model_ok("pinet_shuffle_cycle_word",
+                    pinet_shuffle_cycle_word(sched_, t_, 4 * pes_ + 1, &up)))
+        return false;
+    }
+    if (!chk("host_req_o", out.host_req, next.valid != 0) ||
+        !chk("host_req_addr_o", out.host_req_addr, next.valid ? next.src_addr : 0) ||
+        !chk("host_addr_o", out.host_addr, up.valid ? up.dst_addr : 0))
+      return false;
+    // Local reads of every PE memory (not meaningful while busy).
+    if (!run && in.lcl_addr < mem_words_) {
+      for (uint32_t j = 0; j < pes_; j++) {
+        if (!known(j, in.lcl_addr)) continue;
+        const uint32_t e = shadow(j, in.lcl_addr);
+        if (out.lcl_rdata[j] != e &&
+            !chk("pe[" + std::to_string(j) + "].mem[" + std::to_string(in.lcl_addr) + "]",
+                 out.lcl_rdata[j], e))
+          return false;
+        mem_reads_++;
+      }
+    }
+    return true;
+  }
+
+  bool advance(const NetIn &in, const NetOut &out) {
+    if (!in.rst_n) {
+      done_ = false;
+      err_ = kErrOk;
+      local_writes(in);
+      return true;
+    }
+    if (running()) {
+      if (exp_valid_[4 * pes_ + 1]) host_seen_[out.host_addr] = exp_data_[4 * pes_ + 1];
+      for (uint32_t c = 0; c < nch_; c++) words_moved_ += exp_valid_[c];
+      if (in.start) {
+        err_ = kErrBusy;
+        busy_refused_++;
+      }
+      if (!model_ok("pinet_shuffle_cycle_clock", pinet_shuffle_cycle_clock(sim_))) return false;
+      t_++;
+      if (pinet_shuffle_cycle_done(sim_)) {
+        done_ = true;
+        take_model_memories();
+        if (!check_host_image()) return false;
+        OpStats &s = stats_[op_];
+        s.runs++;
+        s.cycles += t_;
+        s.words += words_;
+        s.last_cycles = t_;
+        s.last_words = words_;
+        drop_model();
+      }
+      return true;
+    }
+    local_writes(in);
+    if (in.start) {
+      const uint32_t e = expected_error(in.op, in.words, in.base, pes_, mem_words_);
+      if (e == UINT32_MAX) {
+        sb_.fail(cycle_, "cmodel:expected_error");
+        return false;
+      }
+      err_ = e;
+      done_ = false;
+      if (e != kErrOk) {
+        refused_++;
+        return true;
+      }
+      return start_model(in);
+    }
+    return true;
+  }
+
+  void local_writes(const NetIn &in) {
+    if (in.lcl_addr >= mem_words_) return;
+    for (uint32_t j = 0; j < pes_; j++) {
+      if (!in.lcl_we[j]) continue;
+      const size_t k = (size_t)j * mem_words_ + in.lcl_addr;
+      shadow_[k] = in.lcl_wdata[j];
+      known_[k] = 1;
+    }
+  }
+
+  bool start_model(const NetIn &in) {
+    op_ = in.op;
+    words_ = in.words;
+    base_ = in.base;
+    if (!model_ok("pinet_shuffle_build",
+                  pinet_shuffle_build(&sched_, (pinet_shuffle_op)op_, pes_, words_)))
+      return false;
+    std::vector<const uint32_t *> init(pes_);
+    for (uint32_t j = 0; j < pes_; j++) init[j] = &shadow_[(size_t)j * mem_words_ + base_];
+    const uint32_t *host = nullptr;
+    const uint32_t host_words = pinet_shuffle_schedule_host_words(sched_);
+    if (host_words > 0 && host_image_) {
+      const std::vector<uint32_t> *image = host_image_();
+      if (!sb_.check(cycle_, "harness:host_image_words", image->size() >= host_words, 1))
+        return false;
+      host = image->data();
+    }
+    if (!model_ok("pinet_shuffle_cycle_create",
+                  pinet_shuffle_cycle_create(&sim_, sched_, init.data(), host)))
+      return false;
+    t_ = 0;
+    host_seen_.assign(words_, 0);
+    return true;
+  }
+
+  // The image of every PE memory is the model's now (known from here on).
+  void take_model_memories() {
+    for (uint32_t j = 0; j < pes_; j++) {
+      const uint32_t *m = pinet_shuffle_cycle_mem(sim_, (int32_t)j);
+      std::memcpy(&shadow_[(size_t)j * mem_words_ + base_], m, (size_t)words_ * sizeof(uint32_t));
+      std::memset(&known_[(size_t)j * mem_words_ + base_], 1, words_);
+    }
+  }
+
+  // After an upload, the words that went up (by their address) are the model's host memory.
+  bool check_host_image() {
+    if (op_ != PINET_SHUFFLE_OP_UPLOAD) return true;
+    const uint32_t *h = pinet_shuffle_cycle_mem(sim_, -1);
+    for (uint32_t a = 0; a < words_; a++)
+      if (host_seen_[a] != h[a] && !chk("host.mem[" + std::to_string(a) + "]", host_seen_[a], h[a]))
+        return false;
+    return true;
+  }
+
+  bool model_ok(const char *what, pinet_status st) {
+    if (st == PINET_OK) return true;
+    return sb_.check(cycle_, std::string("cmodel:") + what, (uint64_t)st, 0);
+  }
+
+  void drop_model() {
+    pinet_shuffle_cycle_free(sim_);
+    sim_ = nullptr;
+    pinet_shuffle_schedule_free(sched_);
+    sched_ = nullptr;
+  }
+
+  Scoreboard &sb_;
+  uint32_t pes_, mem_words_;
+  uint64_t fault_;
+  uint32_t nch_;
+  std::vector<uint32_t> shadow_;
+  std::vector<uint8_t> known_;
+  std::vector<uint8_t> exp_valid_;
+  std::vector<uint32_t> exp_data_;
+  std::vector<uint32_t> host_seen_;
+  std::function<const std::vector<uint32_t> *()> host_image_;
+  pinet_shuffle_schedule *sched_ = nullptr;
+  pinet_shuffle_cycle *sim_ = nullptr;
+  uint32_t op_ = 0, words_ = 0, base_ = 0;
+  uint64_t t_ = 0;
+  bool done_ = false;
+  uint32_t err_ = kErrOk;
+  uint64_t cycle_ = 0;
+  bool first_ = true;
+  OpStats stats_[kNumOps];
+  uint64_t refused_ = 0, busy_refused_ = 0, aborted_ = 0, mem_reads_ = 0, words_moved_ = 0;
+};
+
+}  // namespace ps
+}  // namespace cosim
+}  // namespace pinet
+
+#endif  // PINET_COSIM_PS_COSIM_H
