@@ -111,13 +111,16 @@ def ring_switches(s, prefix, count, label="sw"):
 
 
 def pe_ports(s, pe, ports, widths):
+    """widths: the port vectors' widths in the dumps, one list for all ports or port -> list."""
     with s.group("PE %d" % pe):
         for port in ports:
+            w = widths[port] if isinstance(widths, dict) else widths
             for suffix in ("i", "o"):
-                s.word("%s_%s[%d]" % (port, suffix, pe), "top.%s_%s" % (port, suffix), widths, pe)
+                s.word("%s_%s[%d]" % (port, suffix, pe), "top.%s_%s" % (port, suffix), w, pe)
 
 
 def ctrl_ports(s, bitmap_widths, scopes):
+    """scopes: controller instance -> the bitmap widths it has in the dumps (internals)."""
     with s.group("controller"):
         s.sig("top.clk_i", F_BIT)
         s.sig("top.rst_ni", F_BIT)
@@ -129,10 +132,10 @@ def ctrl_ports(s, bitmap_widths, scopes):
         s.sig("top.mode_o[1:0]", F_HEX, "waves/filters/rta_mode.txt")
         s.sig("top.err_o[2:0]", F_HEX, "waves/filters/rta_err.txt")
     with s.group("controller internals"):
-        for scope in scopes:  # the one present in the dump shows
+        for scope, widths in scopes.items():  # the one present in the dump shows
             for name in ("check_legal", "srta_ok", "arta_ok"):
                 s.sig("%s.%s" % (scope, name), F_BIT)
-            s.vector_variants("%s.bitmap_d" % scope, bitmap_widths)
+            s.vector_variants("%s.bitmap_d" % scope, widths)
 
 
 def main():
@@ -176,19 +179,23 @@ def main():
     widths = (3, 31, 127, 8, 48)
     s = Save("rta_bitmap_ctrl", "waves/rta_bitmap_ctrl_d1_s8.fst",
              "rtl/rta_bitmap_ctrl.sv, any size: command, bitmap, mode, error (names via filters).")
-    ctrl_ports(s, widths, ["top.rta_bitmap_ctrl"])
+    ctrl_ports(s, widths, {"top.rta_bitmap_ctrl": widths})
     s.write(os.path.join(waves, "rta_bitmap_ctrl.gtkw"))
 
     # ---- rta_system1d (N = 8, 64) and rta_system2d (side = 4, 8) ---------------------------
     s = Save("rta_system", "waves/rta_system1d_n8.fst",
              "rtl/rta_system1d.sv / rta_system2d.sv: controller, switch states, PEs 0..3 during the reduce.")
-    ctrl_ports(s, (3, 31, 8, 48), ["top.rta_system1d.u_ctrl", "top.rta_system2d.u_ctrl"])
+    ctrl_ports(s, (3, 31, 8, 48), {"top.rta_system1d.u_ctrl": (3, 31),
+                                   "top.rta_system2d.u_ctrl": (8, 48)})
     with s.group("switch states"):
         ring_switches(s, "top.rta_system1d.u_ring", 7)
         ring_switches(s, "top.rta_system2d.u_torus.g_row[0].u_ring", 3, "row0_sw")
         ring_switches(s, "top.rta_system2d.u_torus.g_col[0].u_ring", 3, "col0_sw")
     for pe in range(4):
-        pe_ports(s, pe, ("l", "r", "u", "d"), sorted({8 * WORD, 64 * WORD, 16 * WORD}))
+        # 1D N = 8, 64 has l and r; 2D side 4, 8 (16, 64 PEs) has all four.
+        pe_ports(s, pe, ("l", "r", "u", "d"),
+                 {"l": [8 * WORD, 16 * WORD, 64 * WORD], "r": [8 * WORD, 16 * WORD, 64 * WORD],
+                  "u": [16 * WORD, 64 * WORD], "d": [16 * WORD, 64 * WORD]})
     s.write(os.path.join(waves, "rta_system.gtkw"))
 
 
