@@ -20,34 +20,18 @@
 #include "pinet/otis.h"
 #include "pinet/rng.h"
 #include "test_support.h"
+#include "test_otis_support.h"
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
-static uint64_t g_seed;
-static char g_case[256];
-
-static uint64_t base_seed(void) {
-  const char *s = getenv("PINET_SEED");
-  return s ? strtoull(s, NULL, 10) : 20240917ull;
-}
-
-#define CASE(...) snprintf(g_case, sizeof g_case, __VA_ARGS__)
-#define CHECK(cond)                                                                      \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fail_msg("%s failed (seed %" PRIu64 ", case: %s)", #cond, g_seed, g_case);         \
-    }                                                                                    \
+/* The last operation on m made exactly want_e electronic and want_o OTIS moves. */
+#define CHECK_COUNTS(m, want_e, want_o) \
+  do {                                  \
+    int64_t electronic, otis;           \
+    counts((m), &electronic, &otis);    \
+    CHECK_EQ(electronic, want_e);       \
+    CHECK_EQ(otis, want_o);             \
   } while (0)
-#define CHECK_EQ(a, b)                                                                   \
-  do {                                                                                   \
-    int64_t a_ = (int64_t)(a), b_ = (int64_t)(b);                                        \
-    if (a_ != b_) {                                                                      \
-      fail_msg("%s = %" PRId64 ", expected %s = %" PRId64 " (seed %" PRIu64 ", case: %s)", \
-               #a, a_, #b, b_, g_seed, g_case);                                          \
-    }                                                                                    \
-  } while (0)
-
-static uint32_t side_of(uint32_t N) { return N == 4 ? 2 : N == 16 ? 4 : N == 64 ? 8 : 16; }
 
 typedef struct {
   uint32_t gx, gy, px, py;
@@ -68,20 +52,6 @@ static uint32_t *coord_ref(co *c, int dim) {
   return dim == 0 ? &c->gx : dim == 1 ? &c->gy : dim == 2 ? &c->px : &c->py;
 }
 
-static pinet_otis *machine(uint32_t N, pinet_otis_model model) {
-  pinet_otis *m = NULL;
-  assert_int_equal(pinet_otis_create(N, model, &m), PINET_OK);
-  assert_non_null(m);
-  return m;
-}
-
-static void counts(pinet_otis *m, int64_t *e, int64_t *o) {
-  pinet_otis_counts c;
-  pinet_otis_get_counts(m, &c);
-  *e = (int64_t)c.electronic;
-  *o = (int64_t)c.otis;
-}
-
 static void fill_random(pinet_rng *rng, int64_t *v, size_t count, int64_t lo, int64_t hi) {
   uint64_t span = (uint64_t)hi - (uint64_t)lo + 1u; /* 0 means the full 64-bit range */
   for (size_t i = 0; i < count; i++) {
@@ -92,9 +62,6 @@ static void fill_random(pinet_rng *rng, int64_t *v, size_t count, int64_t lo, in
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static int64_t ecc(int64_t x, int64_t n) { return max64(x, n - 1 - x); }
-
-static const uint32_t k_sizes[] = {4, 16, 64};
-static const char *const k_model[] = {"simd", "mimd"};
 
 /* ---- geometry ---------------------------------------------------------------------------------- */
 
@@ -173,10 +140,7 @@ static void test_otis_engine_links_follow_coordinates(void **state) {
       CHECK(present && got == v);
       assert_int_equal(pinet_otis_reg_get(m, 0, I, &got, &present), PINET_OK);
       CHECK(!present || to == I);
-      int64_t e, o;
-      counts(m, &e, &o);
-      CHECK_EQ(e, dir == PINET_OTIS_LINK ? 0 : 1);
-      CHECK_EQ(o, dir == PINET_OTIS_LINK ? 1 : 0);
+      CHECK_COUNTS(m, dir == PINET_OTIS_LINK ? 0 : 1, dir == PINET_OTIS_LINK ? 1 : 0);
     }
   }
   pinet_otis_free(m);
@@ -379,10 +343,8 @@ static void test_otis_bpc_parse_rejects_malformed(void **state) {
 /* Random vectors: the routed data land where the definition (computed here) says. */
 static void test_otis_bpc_random_vectors(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0xb9c;
-  printf("bpc: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
+  start_seed(&rng, "bpc", 0xb9c);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], P = N * N, q = N == 4 ? 4 : N == 16 ? 8 : 12;
     int64_t *in = xmalloc(P * sizeof *in), *out = xmalloc(P * sizeof *out);
@@ -424,10 +386,8 @@ static void test_otis_bpc_random_vectors(void **state) {
 
 static void test_otis_broadcast_every_source(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0xb0;
-  printf("broadcast: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
+  start_seed(&rng, "broadcast", 0xb0);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
     int64_t *in = xmalloc(P * sizeof *in), *out = xmalloc(P * sizeof *out);
@@ -462,10 +422,8 @@ static void test_otis_broadcast_every_source(void **state) {
 
 static void test_otis_window_broadcast_all_windows(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0x3b;
-  printf("window broadcast: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
+  start_seed(&rng, "window broadcast", 0x3b);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
     int64_t *in = xmalloc(P * sizeof *in), *out = xmalloc(P * sizeof *out);
@@ -508,10 +466,8 @@ static void test_otis_window_broadcast_all_windows(void **state) {
 
 static void test_otis_prefix_sum_both_algorithms(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0x9f;
-  printf("prefix sum: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
+  start_seed(&rng, "prefix sum", 0x9f);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
     int64_t *in = xmalloc(P * sizeof *in), *out = xmalloc(P * sizeof *out);
@@ -531,10 +487,7 @@ static void test_otis_prefix_sum_both_algorithms(void **state) {
             s += (uint64_t)in[I];
             CHECK_EQ(out[I], (int64_t)s);
           }
-          int64_t e, o;
-          counts(m, &e, &o);
-          CHECK_EQ(e, (improved ? 7 : 8) * ((int64_t)n - 1));
-          CHECK_EQ(o, 2);
+          CHECK_COUNTS(m, (improved ? 7 : 8) * ((int64_t)n - 1), 2);
         }
       }
       pinet_otis_free(m);
@@ -546,10 +499,8 @@ static void test_otis_prefix_sum_both_algorithms(void **state) {
 
 static void test_otis_data_sum_counts(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0xd5;
-  printf("data sum: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
+  start_seed(&rng, "data sum", 0xd5);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
     int64_t *in = xmalloc(P * sizeof *in), *out = xmalloc(P * sizeof *out);
@@ -562,11 +513,8 @@ static void test_otis_data_sum_counts(void **state) {
         uint64_t s = 0;
         for (uint32_t I = 0; I < P; I++) s += (uint64_t)in[I];
         for (uint32_t I = 0; I < P; I++) CHECK_EQ(out[I], (int64_t)s);
-        int64_t e, o;
-        counts(m, &e, &o);
         /* SIMD 8(sqrt N - 1); MIMD 4 sqrt N (sqrt N even, sums meet in the middle processor). */
-        CHECK_EQ(e, model == 0 ? 8 * ((int64_t)n - 1) : 4 * (int64_t)n);
-        CHECK_EQ(o, 1);
+        CHECK_COUNTS(m, model == 0 ? 8 * ((int64_t)n - 1) : 4 * (int64_t)n, 1);
       }
       pinet_otis_free(m);
     }
@@ -577,10 +525,8 @@ static void test_otis_data_sum_counts(void **state) {
 
 static void test_otis_rank_random_flags(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0x7a;
-  printf("rank: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
+  start_seed(&rng, "rank", 0x7a);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
     uint8_t *sel = xmalloc(P);
@@ -590,17 +536,14 @@ static void test_otis_rank_random_flags(void **state) {
       for (int trial = 0; trial < 5; trial++) {
         CASE("N %u trial %d %s", N, trial, k_model[model]);
         uint64_t density = (uint64_t)trial * 25; /* 0%, 25%, ..., 100% */
-        for (uint32_t I = 0; I < P; I++) sel[I] = pinet_rng_below(&rng, 100) < density;
+        select_random(&rng, sel, P, density);
         CHECK_EQ(pinet_otis_rank(m, sel, rank), PINET_OK);
         int64_t before = 0;
         for (uint32_t I = 0; I < P; I++) {
           CHECK_EQ(rank[I], sel[I] ? before : -1);
           before += sel[I];
         }
-        int64_t e, o;
-        counts(m, &e, &o);
-        CHECK_EQ(e, 7 * ((int64_t)n - 1));
-        CHECK_EQ(o, 2);
+        CHECK_COUNTS(m, 7 * ((int64_t)n - 1), 2);
       }
       pinet_otis_free(m);
     }
@@ -613,10 +556,8 @@ static void test_otis_rank_random_flags(void **state) {
 
 static void test_otis_shift_all_kinds(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0x5f;
-  printf("shift: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
+  start_seed(&rng, "shift", 0x5f);
   /* kind -> dimension (0 Gx, 1 Gy, 2 Px, 3 Py) and circular. */
   static const int dim[8] = {3, 2, 3, 2, 1, 0, 1, 0};
   static const int circ[8] = {0, 0, 1, 1, 0, 0, 1, 1};
@@ -648,11 +589,9 @@ static void test_otis_shift_all_kinds(void **state) {
             }
             CHECK_EQ(out[I], want);
           }
-          int64_t e, o, a = s < 0 ? -s : s;
-          counts(m, &e, &o);
+          int64_t a = s < 0 ? -s : s;
           int64_t want_e = !circ[kind] ? a : (model == 0 ? n : max64(a, n - a));
-          CHECK_EQ(e, want_e);
-          CHECK_EQ(o, kind >= 4 ? 2 : 0);
+          CHECK_COUNTS(m, want_e, kind >= 4 ? 2 : 0);
         }
       }
       CHECK_EQ(pinet_otis_shift(m, in, PINET_OTIS_SHIFT_A, n, out), PINET_ERR_RANGE);
@@ -679,9 +618,7 @@ static int64_t accum_expected(int model, int64_t n, int64_t M) {
   return model == 0 ? n + M - 2 : n - 1;
 }
 
-static void run_accumulation(int sum) {
-  pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
+static void run_accumulation(pinet_rng *rng, int sum) {
   for (size_t k = 0; k < 2; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
     int64_t *in = xmalloc(P * sizeof *in), *out = xmalloc((size_t)P * n * sizeof *out);
@@ -690,7 +627,7 @@ static void run_accumulation(int sum) {
       for (int dim = 0; dim < 4; dim++) {
         for (uint32_t M = 1; M <= n; M++) {
           CASE("N %u dim %d M %u %s sum %d", N, dim, M, k_model[model], sum);
-          fill_random(&rng, in, P, -1000, 1000);
+          fill_random(rng, in, P, -1000, 1000);
           pinet_status st = sum ? pinet_otis_adjacent_sum(m, in, (pinet_otis_dim)dim, M, out)
                                 : pinet_otis_data_accumulation(m, in, (pinet_otis_dim)dim, M, out);
           CHECK_EQ(st, PINET_OK);
@@ -725,26 +662,24 @@ static void run_accumulation(int sum) {
 
 static void test_otis_accumulation_all_dims(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0xacc;
-  printf("data accumulation: seed %" PRIu64 "\n", g_seed);
-  run_accumulation(0);
+  pinet_rng rng;
+  start_seed(&rng, "data accumulation", 0xacc);
+  run_accumulation(&rng, 0);
 }
 
 static void test_otis_adjacent_sum_all_dims(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0xad;
-  printf("adjacent sum: seed %" PRIu64 "\n", g_seed);
-  run_accumulation(1);
+  pinet_rng rng;
+  start_seed(&rng, "adjacent sum", 0xad);
+  run_accumulation(&rng, 1);
 }
 
 /* ---- consecutive sum ---------------------------------------------------------------------------- */
 
 static void test_otis_consecutive_sum_all_blocks(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0xc5;
-  printf("consecutive sum: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
+  start_seed(&rng, "consecutive sum", 0xc5);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], n = side_of(N), P = N * N;
     int64_t *x = xmalloc((size_t)P * n * sizeof *x), *out = xmalloc(P * sizeof *out);
@@ -766,10 +701,7 @@ static void test_otis_consecutive_sum_all_blocks(void **state) {
             }
             CHECK_EQ(out[I], want);
           }
-          int64_t e, o;
-          counts(m, &e, &o);
-          CHECK_EQ(e, (model == 0 ? 4 : 2) * ((int64_t)M - 1));
-          CHECK_EQ(o, dim <= 1 ? 2 : 0);
+          CHECK_COUNTS(m, (model == 0 ? 4 : 2) * ((int64_t)M - 1), dim <= 1 ? 2 : 0);
         }
       }
       if (n > 2) CHECK_EQ(pinet_otis_consecutive_sum(m, x, PINET_OTIS_DIM_PY, 3, out), PINET_ERR_RANGE);

@@ -18,50 +18,30 @@
 #include "pinet/otis.h"
 #include "pinet/rng.h"
 #include "test_support.h"
-
-static uint64_t g_seed;
-static char g_case[256];
-
-static uint64_t base_seed(void) {
-  const char *s = getenv("PINET_SEED");
-  return s ? strtoull(s, NULL, 10) : 20240917ull;
-}
-
-#define CASE(...) snprintf(g_case, sizeof g_case, __VA_ARGS__)
-#define CHECK(cond)                                                                      \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fail_msg("%s failed (seed %" PRIu64 ", case: %s)", #cond, g_seed, g_case);         \
-    }                                                                                    \
-  } while (0)
-#define CHECK_EQ(a, b)                                                                   \
-  do {                                                                                   \
-    int64_t a_ = (int64_t)(a), b_ = (int64_t)(b);                                        \
-    if (a_ != b_) {                                                                      \
-      fail_msg("%s = %" PRId64 ", expected %s = %" PRId64 " (seed %" PRIu64 ", case: %s)", \
-               #a, a_, #b, b_, g_seed, g_case);                                          \
-    }                                                                                    \
-  } while (0)
-
-static uint32_t side_of(uint32_t N) { return N == 4 ? 2 : N == 16 ? 4 : N == 64 ? 8 : 16; }
-static const uint32_t k_sizes[] = {4, 16, 64};
-static const char *const k_model[] = {"simd", "mimd"};
-
-static pinet_otis *machine(uint32_t N, pinet_otis_model model) {
-  pinet_otis *m = NULL;
-  assert_int_equal(pinet_otis_create(N, model, &m), PINET_OK);
-  return m;
-}
-
-static void counts(pinet_otis *m, int64_t *e, int64_t *o) {
-  pinet_otis_counts c;
-  pinet_otis_get_counts(m, &c);
-  *e = (int64_t)c.electronic;
-  *o = (int64_t)c.otis;
-}
+#include "test_otis_support.h"
 
 static int64_t bound(int model, uint32_t N) {
   return (model == 0 ? 7 : 4) * ((int64_t)side_of(N) - 1);
+}
+
+/* The counts of the last operation: exactly the bound on the lower-bound instances (exact),
+ * at most the bound elsewhere; 2 OTIS moves when anything moved (moved), none otherwise. */
+static void check_route_counts(pinet_otis *m, uint32_t N, int model, int exact, int moved) {
+  int64_t e, o;
+  counts(m, &e, &o);
+  if (exact) {
+    CHECK_EQ(e, bound(model, N));
+  } else {
+    CHECK(e <= bound(model, N));
+  }
+  CHECK_EQ(o, moved ? 2 : 0);
+}
+
+/* dest[0..q) = the selected processors in index order, the rest of dest[0..P) = -1. */
+static void dests_of(const uint8_t *sel, uint32_t P, int64_t *dest) {
+  uint32_t q = 0;
+  for (uint32_t I = 0; I < P; I++) dest[I] = -1;
+  for (uint32_t I = 0; I < P; I++) if (sel[I]) dest[q++] = I;
 }
 
 /* Table 1 of the paper (its OCR is damaged; rebuilt from the text): the selected processors are
@@ -129,14 +109,7 @@ static void check_concentrate(pinet_otis *m, uint32_t N, int model, const uint8_
     if (sel[I]) CHECK(has[rank[I]] && out[rank[I]] == val[I]);
   }
   for (uint32_t J = 0; J < P; J++) CHECK_EQ(has[J], J < b);
-  int64_t e, o;
-  counts(m, &e, &o);
-  if (exact) {
-    CHECK_EQ(e, bound(model, N));
-  } else {
-    CHECK(e <= bound(model, N));
-  }
-  CHECK_EQ(o, b > 0 ? 2 : 0);
+  check_route_counts(m, N, model, exact, b > 0);
   free(val);
   free(rank);
   free(out);
@@ -145,10 +118,8 @@ static void check_concentrate(pinet_otis *m, uint32_t N, int model, const uint8_
 
 static void test_otis_concentrate_random_and_table1(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0xc0;
-  printf("concentrate: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
+  start_seed(&rng, "concentrate", 0xc0);
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], P = N * N;
     uint8_t *sel = xmalloc(P);
@@ -160,7 +131,7 @@ static void test_otis_concentrate_random_and_table1(void **state) {
       for (int trial = 0; trial < (N == 64 ? 8 : 30); trial++) {
         uint64_t density = pinet_rng_below(&rng, 101);
         CASE("N %u trial %d density %" PRIu64 " %s", N, trial, density, k_model[model]);
-        for (uint32_t I = 0; I < P; I++) sel[I] = pinet_rng_below(&rng, 100) < density;
+        select_random(&rng, sel, P, density);
         check_concentrate(m, N, model, sel, &rng, 0);
       }
       /* Ranks must be 0, 1, ... in index order. */
@@ -210,22 +181,13 @@ static void check_dist_gen(pinet_otis *m, uint32_t N, int model, const int64_t *
       if (i >= 0) CHECK_EQ(out[J], val[i]);
     }
   }
-  int64_t e, o;
-  counts(m, &e, &o);
-  if (exact) {
-    CHECK_EQ(e, bound(model, N));
-  } else {
-    CHECK(e <= bound(model, N));
-  }
-  CHECK_EQ(o, q > 0 ? 2 : 0);
+  check_route_counts(m, N, model, exact, q > 0);
   free(val);
   free(out);
   free(has);
 }
 
-static void run_dist_gen(int generalize) {
-  pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
+static void run_dist_gen(pinet_rng *rng, int generalize) {
   for (size_t k = 0; k < 3; k++) {
     uint32_t N = k_sizes[k], P = N * N;
     uint8_t *sel = xmalloc(P);
@@ -237,15 +199,13 @@ static void run_dist_gen(int generalize) {
           table1(N, sel); /* the inverse of Table 1: the worst case */
           CASE("N %u inverse Table 1 %s", N, k_model[model]);
         } else {
-          uint64_t density = pinet_rng_below(&rng, 101);
-          for (uint32_t I = 0; I < P; I++) sel[I] = pinet_rng_below(&rng, 100) < density;
+          uint64_t density = pinet_rng_below(rng, 101);
+          select_random(rng, sel, P, density);
           if (trial % 3 == 0) sel[0] = 0; /* processors before the first destination */
           CASE("N %u trial %d density %" PRIu64 " %s", N, trial, density, k_model[model]);
         }
-        uint32_t q = 0;
-        for (uint32_t I = 0; I < P; I++) dest[I] = -1;
-        for (uint32_t I = 0; I < P; I++) if (sel[I]) dest[q++] = I;
-        check_dist_gen(m, N, model, dest, &rng, generalize, trial < 0);
+        dests_of(sel, P, dest);
+        check_dist_gen(m, N, model, dest, rng, generalize, trial < 0);
       }
       /* Bad layouts: a gap, a non-increasing pair, an index out of range. */
       for (uint32_t I = 0; I < P; I++) dest[I] = -1;
@@ -273,32 +233,28 @@ static void run_dist_gen(int generalize) {
 
 static void test_otis_distribute_random_and_inverse_table1(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0xd1;
-  printf("distribute: seed %" PRIu64 "\n", g_seed);
-  run_dist_gen(0);
+  pinet_rng rng;
+  start_seed(&rng, "distribute", 0xd1);
+  run_dist_gen(&rng, 0);
 }
 
 static void test_otis_generalize_random_and_inverse_table1(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0x6e;
-  printf("generalize: seed %" PRIu64 "\n", g_seed);
-  run_dist_gen(1);
+  pinet_rng rng;
+  start_seed(&rng, "generalize", 0x6e);
+  run_dist_gen(&rng, 1);
 }
 
 /* One run at the largest size: Table 1 and its inverse are exact at N = 256 too. */
 static void test_otis_route_table1_n256(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0x256;
-  printf("route N=256: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
+  start_seed(&rng, "route N=256", 0x256);
   const uint32_t N = 256, P = N * N;
   uint8_t *sel = xmalloc(P);
   int64_t *dest = xmalloc(P * sizeof *dest);
   table1(N, sel);
-  uint32_t q = 0;
-  for (uint32_t I = 0; I < P; I++) dest[I] = -1;
-  for (uint32_t I = 0; I < P; I++) if (sel[I]) dest[q++] = I;
+  dests_of(sel, P, dest);
   pinet_otis *m = machine(N, PINET_OTIS_SIMD);
   CASE("N 256 Table 1 simd");
   check_concentrate(m, N, 0, sel, &rng, 1);

@@ -19,39 +19,7 @@
 #include "pinet/otis.h"
 #include "pinet/rng.h"
 #include "test_support.h"
-
-static uint64_t g_seed;
-static char g_case[256];
-
-static uint64_t base_seed(void) {
-  const char *s = getenv("PINET_SEED");
-  return s ? strtoull(s, NULL, 10) : 20240917ull;
-}
-
-#define CASE(...) snprintf(g_case, sizeof g_case, __VA_ARGS__)
-#define CHECK(cond)                                                                      \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fail_msg("%s failed (seed %" PRIu64 ", case: %s)", #cond, g_seed, g_case);         \
-    }                                                                                    \
-  } while (0)
-#define CHECK_EQ(a, b)                                                                   \
-  do {                                                                                   \
-    int64_t a_ = (int64_t)(a), b_ = (int64_t)(b);                                        \
-    if (a_ != b_) {                                                                      \
-      fail_msg("%s = %" PRId64 ", expected %s = %" PRId64 " (seed %" PRIu64 ", case: %s)", \
-               #a, a_, #b, b_, g_seed, g_case);                                          \
-    }                                                                                    \
-  } while (0)
-
-static uint32_t side_of(uint32_t N) { return N == 4 ? 2 : N == 16 ? 4 : N == 64 ? 8 : 16; }
-static const char *const k_model[] = {"simd", "mimd"};
-
-static pinet_otis *machine(uint32_t N, pinet_otis_model model) {
-  pinet_otis *m = NULL;
-  assert_int_equal(pinet_otis_create(N, model, &m), PINET_OK);
-  return m;
-}
+#include "test_otis_support.h"
 
 static int cmp64(const void *a, const void *b) {
   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -85,13 +53,10 @@ static void check_sort(pinet_otis *m, uint32_t N, int model, const int64_t *in, 
 
 static void test_otis_sort_random_and_patterns(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0x50;
-  printf("sort: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
-  static const uint32_t sizes[] = {4, 16, 64};
+  start_seed(&rng, "sort", 0x50);
   for (size_t k = 0; k < 3; k++) {
-    uint32_t N = sizes[k], P = N * N;
+    uint32_t N = k_sizes[k], P = N * N;
     int64_t *in = xmalloc(P * sizeof *in);
     for (int model = 0; model < 2; model++) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
@@ -121,10 +86,8 @@ static void test_otis_sort_random_and_patterns(void **state) {
  * number of ones, on the two smaller machines. */
 static void test_otis_sort_zero_one_inputs(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0x01;
-  printf("sort 0-1: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
+  start_seed(&rng, "sort 0-1", 0x01);
   for (uint32_t N = 4; N <= 16; N *= 4) {
     uint32_t P = N * N;
     int64_t *in = xmalloc(P * sizeof *in);
@@ -152,7 +115,9 @@ static void test_otis_sort_zero_one_inputs(void **state) {
 
 /* ---- random access read / write -------------------------------------------------------------- */
 
-static void make_addresses(pinet_rng *rng, uint32_t P, int pattern, int64_t *addr) {
+/* Random data, then addresses (-1 = no access) by pattern. */
+static void fill_access(pinet_rng *rng, uint32_t P, int pattern, int64_t *data, int64_t *addr) {
+  for (uint32_t I = 0; I < P; I++) data[I] = (int64_t)pinet_rng_next(rng);
   for (uint32_t I = 0; I < P; I++) {
     switch (pattern) {
       case 0: addr[I] = (int64_t)pinet_rng_below(rng, P); break;               /* random */
@@ -165,15 +130,22 @@ static void make_addresses(pinet_rng *rng, uint32_t P, int pattern, int64_t *add
   }
 }
 
+/* Prints the counts of the last operation beside the paper's leading term, coef (sqrt N - 1). */
+static void report_counts(const char *op, pinet_otis *m, uint32_t N, int model, int64_t coef) {
+  pinet_otis_counts c;
+  pinet_otis_get_counts(m, &c);
+  int64_t n = side_of(N);
+  printf("  %s N=%u %s: %" PRIu64 " electronic + %" PRIu64 " OTIS; paper: %" PRId64
+         " electronic (leading term)\n",
+         op, N, k_model[model], c.electronic, c.otis, coef * (n - 1));
+}
+
 static void test_otis_rar_patterns(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0x4a;
-  printf("rar: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
-  static const uint32_t sizes[] = {4, 16, 64};
+  start_seed(&rng, "rar", 0x4a);
   for (size_t k = 0; k < 3; k++) {
-    uint32_t N = sizes[k], P = N * N;
+    uint32_t N = k_sizes[k], P = N * N;
     int64_t *data = xmalloc(P * sizeof *data), *addr = xmalloc(P * sizeof *addr);
     int64_t *out = xmalloc(P * sizeof *out);
     uint8_t *has = xmalloc(P);
@@ -181,21 +153,13 @@ static void test_otis_rar_patterns(void **state) {
       pinet_otis *m = machine(N, (pinet_otis_model)model);
       for (int pat = 0; pat < (N == 64 ? 1 : 6); pat++) {
         CASE("N %u pattern %d %s", N, pat, k_model[model]);
-        for (uint32_t I = 0; I < P; I++) data[I] = (int64_t)pinet_rng_next(&rng);
-        make_addresses(&rng, P, pat, addr);
+        fill_access(&rng, P, pat, data, addr);
         CHECK_EQ(pinet_otis_rar(m, data, addr, out, has), PINET_OK);
         for (uint32_t I = 0; I < P; I++) {
           CHECK_EQ(has[I], addr[I] >= 0);
           if (addr[I] >= 0) CHECK_EQ(out[I], data[addr[I]]);
         }
-        if (pat == 0) {
-          pinet_otis_counts c;
-          pinet_otis_get_counts(m, &c);
-          int64_t n = side_of(N);
-          printf("  rar N=%u %s: %" PRIu64 " electronic + %" PRIu64 " OTIS; paper: %" PRId64
-                 " electronic (leading term)\n",
-                 N, k_model[model], c.electronic, c.otis, (model == 0 ? 79 : 45) * (n - 1));
-        }
+        if (pat == 0) report_counts("rar", m, N, model, model == 0 ? 79 : 45);
       }
       addr[0] = (int64_t)P;
       CHECK_EQ(pinet_otis_rar(m, data, addr, out, has), PINET_ERR_RANGE);
@@ -212,13 +176,10 @@ static void test_otis_rar_patterns(void **state) {
 
 static void test_otis_raw_priority_and_arbitrary(void **state) {
   (void)state;
-  g_seed = base_seed() ^ 0x3a;
-  printf("raw: seed %" PRIu64 "\n", g_seed);
   pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
-  static const uint32_t sizes[] = {4, 16, 64};
+  start_seed(&rng, "raw", 0x3a);
   for (size_t k = 0; k < 3; k++) {
-    uint32_t N = sizes[k], P = N * N;
+    uint32_t N = k_sizes[k], P = N * N;
     int64_t *data = xmalloc(P * sizeof *data), *addr = xmalloc(P * sizeof *addr);
     int64_t *out = xmalloc(P * sizeof *out);
     uint8_t *has = xmalloc(P);
@@ -228,8 +189,7 @@ static void test_otis_raw_priority_and_arbitrary(void **state) {
       for (int rule = 0; rule < 2; rule++) {
         for (int pat = 0; pat < (N == 64 ? 1 : 6); pat++) {
           CASE("N %u pattern %d rule %d %s", N, pat, rule, k_model[model]);
-          for (uint32_t I = 0; I < P; I++) data[I] = (int64_t)pinet_rng_next(&rng);
-          make_addresses(&rng, P, pat, addr);
+          fill_access(&rng, P, pat, data, addr);
           CHECK_EQ(pinet_otis_raw(m, data, addr, (pinet_otis_write_rule)rule, out, has), PINET_OK);
           for (uint32_t J = 0; J < P; J++) first[J] = -1;
           for (uint32_t I = P; I-- > 0;) {
@@ -246,14 +206,7 @@ static void test_otis_raw_priority_and_arbitrary(void **state) {
               CHECK(found);
             }
           }
-          if (pat == 0 && rule == 0) {
-            pinet_otis_counts c;
-            pinet_otis_get_counts(m, &c);
-            int64_t n = side_of(N);
-            printf("  raw N=%u %s: %" PRIu64 " electronic + %" PRIu64 " OTIS; paper: %" PRId64
-                   " electronic (leading term)\n",
-                   N, k_model[model], c.electronic, c.otis, (model == 0 ? 43 : 26) * (n - 1));
-          }
+          if (pat == 0 && rule == 0) report_counts("raw", m, N, model, model == 0 ? 43 : 26);
         }
       }
       addr[1] = (int64_t)P + 5;
