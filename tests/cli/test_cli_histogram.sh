@@ -5,35 +5,13 @@
 # (4)+(5) and (14), the curves files (CSV columns, SVG well-formed), and one-line errors with the
 # documented exit codes for bad input.
 # Usage: bash test_cli_histogram.sh PATH/TO/pinet
-set -euo pipefail
-PINET=${1:?usage: test_cli_histogram.sh PATH/TO/pinet}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-SEED=${PINET_TEST_SEED:-6006}
-echo "test_cli_histogram: seed $SEED"
+. "$(dirname "$0")/cli_test_lib.sh"
+cli_setup "$@"
+cli_seed 6006
 
-python3 - "$PINET" "$WORK" "$SEED" <<'PY'
-import csv, json, math, os, random, struct, subprocess, sys, zlib
+cli_python <<'PY'
+import csv, json, math, os, struct, zlib
 import xml.etree.ElementTree as ET
-
-pinet, work, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rng = random.Random(seed)
-fails = 0
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print(f"FAIL: {what} (seed {seed})")
-
-def run(*args, ok=True):
-    p = subprocess.run([pinet, "histogram", *map(str, args)], capture_output=True, text=True)
-    if ok and p.returncode != 0:
-        raise SystemExit(f"FAIL: pinet histogram {' '.join(map(str, args))} exited {p.returncode}: {p.stderr}")
-    return p
-
-def js(*args):
-    return json.loads(run(*args, "--json").stdout)
 
 def count(values, bins):
     h = [0] * bins
@@ -53,7 +31,7 @@ for pes, bins, n in [(16, 64, 48), (4, 256, 7), (64, 16, 200), (1, 8, 5), (256, 
     want = count(vals, bins)
     p = -(-n // pes)
     for algo in ("independent", "dependent1", "dependent2"):
-        out = js("--pes", pes, "--bins", bins, "--input", path, "--algo", algo)
+        out = run_json("--pes", pes, "--bins", bins, "--input", path, "--algo", algo)
         for key in ("histogram", "transfers_max", "additions_max", "steps"):
             check(key in out, f"key {key} missing")
         check(out["histogram"] == want, f"M={pes} B={bins} {algo}: histogram differs")
@@ -67,14 +45,14 @@ for pes, bins, n in [(16, 64, 48), (4, 256, 7), (64, 16, 200), (1, 8, 5), (256, 
             check(out["r"] == min(r, min(lg(bins), lg(pes))), f"M={pes} B={bins} {algo}: r {out['r']}")
 
 # ---- worst case: equations (4)+(5), (12)+(13), (14) for B = 256, p = 1 ------------------------
-out = js("--pes", 256, "--bins", 256, "--generate", "worst", "--pixels", 256, "--algo", "dependent2")
+out = run_json("--pes", 256, "--bins", 256, "--generate", "worst", "--pixels", 256, "--algo", "dependent2")
 r = 4
 check(out["phase2_transfers_max"] == 2 * (2**r - 1) + 256 // 2**r - 1, "worst case transfers != (4)+(5) = 45")
 check(out["phase2_ops_max"] == 3 + 5 * (1 + 2 + 4) + 8 + 15, "worst case approach-2 operations != (12)+(13) = 61")
 check(out["list_words_max"] == 2**r - 1, "worst case list words != (14) = 15")
-out1 = js("--pes", 256, "--bins", 256, "--generate", "worst", "--pixels", 256, "--algo", "dependent1")
+out1 = run_json("--pes", 256, "--bins", 256, "--generate", "worst", "--pixels", 256, "--algo", "dependent1")
 check(out1["phase2_ops_max"] == 15 + 255, "worst case approach-1 operations != (8)+(9)+(10) = 270")
-rand = js("--pes", 64, "--bins", 64, "--generate", "random", "--pixels", 640, "--seed", 3)
+rand = run_json("--pes", 64, "--bins", 64, "--generate", "random", "--pixels", 640, "--seed", 3)
 check(sum(rand["histogram"]) == 640, "random: counts do not add up to N")
 
 # ---- images: PGM P5, P2 and PNG built here ----------------------------------------------------
@@ -93,7 +71,7 @@ with open(os.path.join(work, "c.png"), "wb") as f:
     f.write(png)
 want = count(img, 256)
 for name in ("a.pgm", "b.pgm", "c.png"):
-    p = run("--pes", 32, "--bins", 256, "--input", os.path.join(work, name), "--algo", "dependent1", "--json", ok=False)
+    p = run("--pes", 32, "--bins", 256, "--input", os.path.join(work, name), "--algo", "dependent1", "--json", expect=None)
     if name == "c.png" and p.returncode == 4 and "libpng" in p.stderr:
         continue  # a build without libpng says so
     check(p.returncode == 0, f"{name}: exit {p.returncode}: {p.stderr}")
@@ -124,7 +102,7 @@ for name in ("histogram_fig1.svg", "histogram_fig2.svg", "histogram_fig3.svg"):
     texts = [t.text for t in root.iter() if t.tag.endswith("text")]
     check(any(t and "pixels per processor" in t for t in texts), f"{name}: no x-axis label")
     check(sum(1 for t in root.iter() if t.tag.endswith("polyline")) >= 2, f"{name}: fewer than 2 curves")
-pj = json.loads(run("curves", "--out", cdir, "--json").stdout)
+pj = run_json("curves", "--out", cdir)
 check(len(pj["files"]) == 4, "curves --json lists 4 files")
 
 # ---- bad input: one line on stderr, documented exit codes ------------------------------------
@@ -158,14 +136,7 @@ cases = [
     (["curves", "--out", os.path.join(work, "no", "such")], 4, "cannot write"),
 ]
 for args, code, text in cases:
-    p = run(*args, ok=False)
-    lines = p.stderr.strip().splitlines()
-    check(p.returncode == code, f"{args}: exit {p.returncode}, want {code} ({p.stderr.strip()})")
-    check(len(lines) == 1 and lines[0].startswith("pinet: histogram") and text in lines[0],
-          f"{args}: stderr {p.stderr!r} should be one line mentioning '{text}'")
+    expect_error(args, code, text)
 check(run("--help").stdout.startswith("usage: pinet histogram"), "--help")
-
-if fails:
-    raise SystemExit(f"test_cli_histogram: {fails} failure(s)")
-print("test_cli_histogram: ok")
 PY
+cli_finish

@@ -5,35 +5,13 @@
 # curves files (CSV simulated == equation, SVG well-formed), and one-line errors with the
 # documented exit codes.
 # Usage: bash test_cli_hostscatter.sh PATH/TO/pinet
-set -euo pipefail
-PINET=${1:?usage: test_cli_hostscatter.sh PATH/TO/pinet}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-SEED=${PINET_TEST_SEED:-7117}
-echo "test_cli_hostscatter: seed $SEED"
+. "$(dirname "$0")/cli_test_lib.sh"
+cli_setup "$@"
+cli_seed 7117
 
-python3 - "$PINET" "$WORK" "$SEED" <<'PY'
-import csv, json, os, random, subprocess, sys
+cli_python <<'PY'
+import csv, os
 import xml.etree.ElementTree as ET
-
-pinet, work, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rng = random.Random(seed)
-fails = 0
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print(f"FAIL: {what} (seed {seed})")
-
-def run(*args, ok=True):
-    p = subprocess.run([pinet, "hostscatter", *map(str, args)], capture_output=True, text=True)
-    if ok and p.returncode != 0:
-        raise SystemExit(f"FAIL: pinet hostscatter {' '.join(map(str, args))} exited {p.returncode}: {p.stderr}")
-    return p
-
-def js(*args):
-    return json.loads(run(*args, "--json").stdout)
 
 def close(a, b):
     return abs(a - b) <= 1e-9 * max(1.0, abs(b))
@@ -66,7 +44,7 @@ for trial in range(25):
     sigma = round(rng.uniform(1.0, 3.0), 3)
     common = ["--dim", d, "--points", m, "--overlap", k, "--beta", beta, "--tau", tau, "--sigma", sigma]
     for s in ("sequential", "scatter", "seqscatter", "decremental"):
-        out = js(*common, "--strategy", s)
+        out = run_json(*common, "--strategy", s)
         check("time" in out and "x" in out, "keys time and x")
         check(out["sets_ok"] is True, f"trial {trial} {s}: sets_ok false")
         if s in ("sequential", "scatter"):
@@ -76,7 +54,7 @@ for trial in range(25):
         hi = d if s == "seqscatter" else d - 1
         times = []
         for x in range(hi + 1):
-            o = js(*common, "--strategy", s, "--x", x)
+            o = run_json(*common, "--strategy", s, "--x", x)
             check(close(o["time"], eq(s, d, m, k, beta, tau, sigma, x)),
                   f"trial {trial} {s} x={x}: time {o['time']} vs equation {eq(s, d, m, k, beta, tau, sigma, x)}")
             times.append(o["time"])
@@ -86,13 +64,13 @@ for trial in range(25):
               f"trial {trial} {s}: chose x={out['x']} ({out['time']}), exhaustive x={best_x} ({best})")
 
 # ---- the figures' example and the digital-filtering overlap -----------------------------------
-o = js("--dim", 4, "--points", 100, "--overlap", 50, "--strategy", "decremental")
+o = run_json("--dim", 4, "--points", 100, "--overlap", 50, "--strategy", "decremental")
 check(close(o["time"], eq("decremental", 4, 100, 50, 800, 8, 1.5, o["x"])), "defaults are beta 800, tau 8, sigma 1.5")
 check(o["delta"] == 50 and o["nodes"] == 16, "delta and nodes keys")
 
 # ---- sigma < 1: the last subcube need not finish last ----------------------------------------
-o = js("--dim", 8, "--points", 20, "--overlap", 0, "--beta", 1000, "--tau", 1, "--sigma", 0.05,
-       "--strategy", "decremental", "--x", 0)
+o = run_json("--dim", 8, "--points", 20, "--overlap", 0, "--beta", 1000, "--tau", 1, "--sigma", 0.05,
+             "--strategy", "decremental", "--x", 0)
 check(o["formula_holds"] is False, "sigma 0.05: formula_holds should be false")
 check(close(o["time"], decremental_actual(8, 20, 0, 1000, 1, 0.05, 0)), f"sigma 0.05: time {o['time']}")
 check(close(o["formula_time"], eq("decremental", 8, 20, 0, 1000, 1, 0.05, 0)), "sigma 0.05: formula_time")
@@ -153,14 +131,7 @@ cases = [
     (["curves", "--out", os.path.join(work, "no", "such")], 4, "cannot write"),
 ]
 for args, code, text in cases:
-    p = run(*args, ok=False)
-    lines = p.stderr.strip().splitlines()
-    check(p.returncode == code, f"{args}: exit {p.returncode}, want {code} ({p.stderr.strip()})")
-    check(len(lines) == 1 and lines[0].startswith("pinet: hostscatter") and text in lines[0],
-          f"{args}: stderr {p.stderr!r} should be one line mentioning '{text}'")
+    expect_error(args, code, text)
 check(run("--help").stdout.startswith("usage: pinet hostscatter"), "--help")
-
-if fails:
-    raise SystemExit(f"test_cli_hostscatter: {fails} failure(s)")
-print("test_cli_hostscatter: ok")
 PY
+cli_finish

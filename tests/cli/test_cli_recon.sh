@@ -5,31 +5,11 @@
 # agreement with the sequential ones, EM's non-decreasing log-likelihood, the model table, the
 # output formats, and one-line errors with the documented exit codes for bad input.
 # Usage: bash test_cli_recon.sh PATH/TO/pinet
-set -euo pipefail
-PINET=${1:?usage: test_cli_recon.sh PATH/TO/pinet}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+. "$(dirname "$0")/cli_test_lib.sh"
+cli_setup "$@"
 
-python3 - "$PINET" "$WORK" <<'PY'
-import json, math, os, struct, subprocess, sys
-
-pinet, work = sys.argv[1], sys.argv[2]
-fails = 0
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print("FAIL:", what)
-
-def run(*args, ok=True):
-    p = subprocess.run([pinet, "recon", *map(str, args)], capture_output=True, text=True)
-    if ok and p.returncode != 0:
-        raise SystemExit(f"FAIL: pinet recon {' '.join(map(str, args))} exited {p.returncode}: {p.stderr}")
-    return p
-
-def js(*args):
-    return json.loads(run(*args, "--json").stdout)
+cli_python <<'PY'
+import math, os, struct
 
 def write_f32(path, values):
     with open(path, "wb") as f:
@@ -55,7 +35,7 @@ def disk_sino(x0, y0, r):
 sino = os.path.join(work, "disk.f32")
 write_f32(sino, disk_sino(0, 0, 16))
 img = os.path.join(work, "disk_img.f32")
-j = js("fbp", "--sinogram", sino, "--views", V, "--bins", D, "--size", N, "--out", img)
+j = run_json("fbp", "--sinogram", sino, "--views", V, "--bins", D, "--size", N, "--out", img)
 for key in ("size", "views", "bins", "filter", "time_s"):
     check(key in j, f"fbp JSON has {key}")
 check(j["size"] == N and j["views"] == V and j["bins"] == D and j["filter"] == "ramp", "fbp JSON values")
@@ -93,46 +73,43 @@ check(os.path.getsize(os.path.join(work, "o.v")) == N * N * 4, "Interfile data f
 # an Interfile sinogram written by `recon sinogram` is read back by `recon fbp`
 shv = os.path.join(work, "s.hv")
 run("sinogram", "--phantom", "disk", "--size", N, "--views", V, "--out", shv)
-j = js("fbp", "--sinogram", shv, "--views", V, "--bins", D, "--size", N)
+j = run_json("fbp", "--sinogram", shv, "--views", V, "--bins", D, "--size", N)
 check(j["views"] == V, "fbp reads an Interfile sinogram")
 
 # ---- phantom runs, parallel = sequential ---------------------------------------------------
-j = js("fbp", "--phantom", "shepp-logan", "--size", 64, "--views", 64)
+j = run_json("fbp", "--phantom", "shepp-logan", "--size", 64, "--views", 64)
 check(0 < j["rmse"] < 0.1, f"FBP Shepp-Logan rmse {j['rmse']}")
 for pes in (2, 8, 64):
-    j = js("fbp", "--phantom", "shepp-logan", "--size", 64, "--views", 64, "--pes", pes)
+    j = run_json("fbp", "--phantom", "shepp-logan", "--size", 64, "--views", 64, "--pes", pes)
     check(j["pes"] == pes and len(j["comm"]["per_pe_work"]) == pes, f"FBP --pes {pes} comm")
     check(j["max_rel_diff_vs_sequential"] <= 1e-6, f"FBP float --pes {pes} diff {j['max_rel_diff_vs_sequential']}")
     check(j["comm"]["words_moved"] > 0, "words moved")
-    j = js("fbp", "--phantom", "shepp-logan", "--size", 64, "--views", 64, "--pes", pes, "--fixed")
+    j = run_json("fbp", "--phantom", "shepp-logan", "--size", 64, "--views", 64, "--pes", pes, "--fixed")
     check(j["max_rel_diff_vs_sequential"] == 0, f"FBP fixed --pes {pes} bit-exact")
-j = js("fbp", "--phantom", "disk", "--size", 64, "--geometry", "ring", "--detectors", 96)
+j = run_json("fbp", "--phantom", "disk", "--size", 64, "--geometry", "ring", "--detectors", 96)
 check(j["views"] == 96 and j["rmse"] < 0.2, f"ring FBP {j}")
 
-j = js("em", "--phantom", "shepp-logan", "--size", 32, "--views", 32, "--iters", 8)
+j = run_json("em", "--phantom", "shepp-logan", "--size", 32, "--views", 32, "--iters", 8)
 ll = j["loglik"]
 check(len(ll) == 8 and all(b >= a for a, b in zip(ll, ll[1:])), f"EM log-likelihood non-decreasing {ll}")
 check(j["rmse"] < 0.2, f"EM rmse {j['rmse']}")
-jp = js("em", "--phantom", "shepp-logan", "--size", 32, "--views", 32, "--iters", 8, "--pes", 4,
-        "--partition", "box")
+jp = run_json("em", "--phantom", "shepp-logan", "--size", 32, "--views", 32, "--iters", 8, "--pes", 4,
+              "--partition", "box")
 check(abs(jp["rmse"] - j["rmse"]) < 1e-6, "EM --pes 4 rmse equals the sequential one")
 check(jp["comm"]["steps"] > 0 and jp["partition"] == "box", "EM comm summary")
-j = js("em", "--phantom", "shepp-logan", "--size", 64, "--geometry", "ring", "--iters", 2, "--pes", 32)
+j = run_json("em", "--phantom", "shepp-logan", "--size", 64, "--geometry", "ring", "--iters", 2, "--pes", 32)
 check(j["tubes"] > 0 and j["views"] == 96 and 0 < j["comm"]["model_efficiency"] < 1, "paper setup EM")
-j = js("em", "--phantom", "shepp-logan", "--size", 32, "--views", 32, "--iters", 2, "--subsets", 4)
+j = run_json("em", "--phantom", "shepp-logan", "--size", 32, "--views", 32, "--iters", 2, "--subsets", 4)
 check(j["subsets"] == 4, "OSEM")
 
-m = js("model")
+m = run_json("model")
 check(len(m["rows"]) == 50 and m["fbp"]["alpha_2a_plus_b"] > 0 and m["em"]["t0_per_iter"] > 5, "model table")
 row = [r for r in m["rows"] if r["kernel"] == "fbp" and r["size"] == 512 and r["pes"] == 32][0]
 check(row["paper_speedup_noio"] == 25.43, "paper's Table 3 value carried")
 
 # ---- bad input --------------------------------------------------------------------------------
 def bad(code, *args):
-    p = run(*args, ok=False)
-    lines = p.stderr.strip().splitlines()
-    check(p.returncode == code, f"{' '.join(map(str, args))}: exit {p.returncode}, want {code}")
-    check(len(lines) == 1 and lines[0].startswith("pinet: recon"), f"one-line error: {p.stderr!r}")
+    expect_error(args, code)
 
 write_f32(sino, [0.0] * (V * D - 3))
 bad(4, "fbp", "--sinogram", sino, "--views", V, "--bins", D, "--size", N, "--json")
@@ -147,7 +124,5 @@ neg[77] = -1.0
 write_f32(sino, neg)
 bad(3, "em", "--sinogram", sino, "--views", V, "--bins", D, "--size", N, "--json")
 bad(2, "bogus")
-
-print("test_cli_recon:", "FAILED %d" % fails if fails else "ok")
-sys.exit(1 if fails else 0)
 PY
+cli_finish

@@ -4,32 +4,13 @@
 # from neighbor(A, l), a wire-by-wire walk of the switch terminals, the reduce schedule of SPEC §1.1
 # and sums computed in the script; then the one-line errors and non-zero exits for bad input.
 # Usage: bash test_cli_rta.sh PATH/TO/pinet
-set -euo pipefail
-PINET=${1:?usage: test_cli_rta.sh PATH/TO/pinet}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-SEED=${PINET_TEST_SEED:-4242}
-echo "test_cli_rta: seed $SEED"
+. "$(dirname "$0")/cli_test_lib.sh"
+cli_setup "$@"
+cli_seed 4242
 
-python3 - "$PINET" "$WORK" "$SEED" <<'PY'
-import json, math, random, subprocess, sys
+cli_python <<'PY'
+import math
 from collections import deque
-
-pinet, work, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rng = random.Random(seed)
-fails = 0
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print(f"FAIL: {what} (seed {seed})")
-
-def run(*args):
-    p = subprocess.run([pinet, "rta", *map(str, args)], capture_output=True, text=True)
-    if p.returncode != 0:
-        raise SystemExit(f"FAIL: pinet rta {' '.join(map(str, args))} exited {p.returncode}: {p.stderr}")
-    return json.loads(p.stdout)
 
 # ---- independent model: neighbor(A, l) of the paper and BFS on the union of all levels ----
 def union_adj(side):
@@ -63,7 +44,7 @@ def adj2d(side):
 # ---- stats: Table 1 and Table 2 ----
 for L in range(2, 11):
     N = 1 << L
-    js = run("stats", "--dim", 1, "--pes", N, "--json")
+    js = run_json("stats", "--dim", 1, "--pes", N)
     check(set(js) == {"dim", "pes", "switches", "diameter", "average", "diameter_pairs"},
           f"stats 1D keys {sorted(js)}")
     check(js["dim"] == 1 and js["pes"] == N and js["switches"] == N // 2 - 1, f"stats 1D N={N} sizes")
@@ -77,7 +58,7 @@ for L in range(2, 11):
 for L in range(2, 8):
     side = 1 << L
     N = side * side
-    js = run("stats", "--dim", 2, "--pes", N, "--json")
+    js = run_json("stats", "--dim", 2, "--pes", N)
     check(set(js) == {"dim", "pes", "switches", "diameter", "average", "diameter_pairs"}, "stats 2D keys")
     check(js["dim"] == 2 and js["pes"] == N and js["switches"] == side * (side - 2), f"stats 2D N={N} sizes")
     check(js["diameter"] == 4 * (L - 1), f"stats 2D N={N} diameter")
@@ -92,7 +73,7 @@ for N in (4, 8, 16, 64):
         [(rng.randrange(N), rng.randrange(N)) for _ in range(120)]
     for s, e in pairs:
         dist = bfs(adj, s)
-        js = run("distance", "--dim", 1, "--pes", N, "--from", s, "--to", e, "--json")
+        js = run_json("distance", "--dim", 1, "--pes", N, "--from", s, "--to", e)
         check(set(js) == {"distance", "path"}, "distance keys")
         p = js["path"]
         check(js["distance"] == dist[e], f"distance 1D N={N} {s}->{e}: {js['distance']} BFS {dist[e]}")
@@ -105,8 +86,8 @@ for side in (4, 8):
     for _ in range(60):
         s, e = rng.randrange(N), rng.randrange(N)
         dist = bfs(A, s)
-        js = run("distance", "--dim", 2, "--pes", N, "--from", f"{s // side},{s % side}",
-                 "--to", f"{e // side},{e % side}", "--json")
+        js = run_json("distance", "--dim", 2, "--pes", N, "--from", f"{s // side},{s % side}",
+                      "--to", f"{e // side},{e % side}")
         p = js["path"]
         check(js["distance"] == dist[e], f"distance 2D side {side} {s}->{e}")
         check(all(isinstance(x, list) and len(x) == 2 for x in p), f"distance 2D path entries {p}")
@@ -145,7 +126,7 @@ for N in (4, 8, 16, 32, 64):
         bits = [rng.randrange(2) for _ in range(M)] if t > 1 else [t] * M
         value = sum(b << i for i, b in enumerate(bits))
         width = (M + 3) // 4
-        js = run("route", "--pes", N, "--bitmap", format(value, f"0{width}x"), "--json")
+        js = run_json("route", "--pes", N, "--bitmap", format(value, f"0{width}x"))
         check(set(js) == {"ports"} and len(js["ports"]) == 2 * N, f"route N={N} shape")
         want = walk_ring(N, bits)
         for ent in js["ports"]:
@@ -154,12 +135,12 @@ for N in (4, 8, 16, 32, 64):
                   f"route N={N} bitmap {value:x}: {ent}")
         check(sorted((e["pe"], e["port"]) for e in js["ports"]) == sorted(want), f"route N={N} coverage")
 # the N = 8 picture of SPEC: bitmap 5 = switches 0 and 2 ON, switch 1 OFF: rings 0..3 and 4..7
-js = run("route", "--pes", 8, "--bitmap", "5", "--json")
+js = run_json("route", "--pes", 8, "--bitmap", "5")
 got = {(e["pe"], e["port"]): (e["peer_pe"], e["peer_port"]) for e in js["ports"]}
 check(got[(0, "L")] == (3, "R") and got[(1, "R")] == (2, "L") and got[(4, "L")] == (7, "R")
       and got[(3, "R")] == (0, "L"), f"route N=8 bitmap 5: {got}")
 # 2D: rows and columns are rings; all ON = every row and column one ring
-js = run("route", "--dim", 2, "--pes", 16, "--bitmap", "ff", "--json")
+js = run_json("route", "--dim", 2, "--pes", 16, "--bitmap", "ff")
 got = {(e["pe"], e["port"]): (e["peer_pe"], e["peer_port"]) for e in js["ports"]}
 check(len(got) == 64 and got[(0, "L")] == (3, "R") and got[(0, "U")] == (12, "D") and got[(13, "D")] == (1, "U"),
       "route 2D all ON")
@@ -172,7 +153,7 @@ def write(vals):
     return path
 
 vals = [rng.randrange(-1000, 1000) for _ in range(8)]
-js = run("reduce", "--dim", 1, "--pes", 8, "--op", "sum", "--input", write(vals), "--json")
+js = run_json("reduce", "--dim", 1, "--pes", 8, "--op", "sum", "--input", write(vals))
 check(set(js) == {"result", "steps", "transfers"}, f"reduce keys {sorted(js)}")
 check(js["result"] == sum(vals), f"reduce sum {js['result']} want {sum(vals)}")
 check(js["steps"] == 3, "reduce N=8 steps")
@@ -183,14 +164,14 @@ for dim, N in ((1, 4), (1, 64), (1, 1024), (2, 16), (2, 64), (2, 256)):
     path = write(vals)
     L = int(math.log2(N)) if dim == 1 else int(math.log2(N)) // 2
     for op, want in (("sum", sum(vals)), ("max", max(vals)), ("min", min(vals)), ("sort", sorted(vals))):
-        js = run("reduce", "--dim", dim, "--pes", N, "--op", op, "--input", path, "--json")
+        js = run_json("reduce", "--dim", dim, "--pes", N, "--op", op, "--input", path)
         check(js["result"] == want, f"reduce dim {dim} N={N} {op}")
         check(js["steps"] == L * dim == len(js["transfers"]), f"reduce dim {dim} N={N} steps")
         # every PE but 0 sends exactly once; PE 0 never sends; nobody sends after giving its data
         senders = [s for step in js["transfers"] for s, _ in step]
         check(sorted(senders) == list(range(1, N)), f"reduce dim {dim} N={N} senders")
 # 2D side 4: level 1 horizontal = the 1D N=4 level-1 pattern in every row: 1->0, 2->3 per row
-js = run("reduce", "--dim", 2, "--pes", 16, "--op", "sum", "--input", write(range(16)), "--json")
+js = run_json("reduce", "--dim", 2, "--pes", 16, "--op", "sum", "--input", write(range(16)))
 check(js["transfers"][0] == sorted([[r * 4 + 1, r * 4] for r in range(4)] +
                                    [[r * 4 + 2, r * 4 + 3] for r in range(4)]),
       f"reduce 2D step 1 {js['transfers'][0]}")
@@ -199,61 +180,42 @@ check(js["transfers"][1] == sorted([[4 + c, c] for c in (0, 3)] + [[8 + c, 12 + 
 check(js["transfers"][2] == [[3, 0], [15, 12]] and js["transfers"][3] == [[12, 0]], "reduce 2D level 2")
 # sums wrap modulo 2^64
 big = [2**62] * 8
-js = run("reduce", "--pes", 8, "--op", "sum", "--input", write(big), "--json")
+js = run_json("reduce", "--pes", 8, "--op", "sum", "--input", write(big))
 check(js["result"] == ((8 * 2**62 + 2**63) % 2**64) - 2**63, f"reduce wrap {js['result']}")
-
-if fails:
-    raise SystemExit(f"{fails} check(s) failed")
-print("test_cli_rta: JSON contract ok")
 PY
 
 # ---- bad input: one line on stderr, non-zero exit (2 usage, 3 invalid, 4 file) ----
 printf '1\n2\n3\n4\n5\n6\n7\n8\n' >"$WORK/eight.txt"
 printf '1\n2\nthree\n4\n5\n6\n7\n8\n' >"$WORK/word.txt"
-status=0
-expect_fail() { # expected-exit-code args...
-  local want=$1
-  shift
-  set +e
-  "$PINET" rta "$@" >"$WORK/out" 2>"$WORK/err"
-  local rc=$?
-  set -e
-  local lines
-  lines=$(wc -l <"$WORK/err")
-  if [[ $rc -ne $want || $lines -ne 1 ]] || ! grep -q '^pinet: ' "$WORK/err"; then
-    echo "FAIL: pinet rta $* -> exit $rc (want $want), stderr lines $lines: $(cat "$WORK/err")"
-    status=1
-  fi
-}
-expect_fail 3 stats --dim 1 --pes 48 --json
-expect_fail 3 stats --dim 1 --pes 2 --json
-expect_fail 3 stats --dim 1 --pes 6 --json
-expect_fail 3 stats --dim 2 --pes 8 --json
-expect_fail 3 stats --dim 2 --pes 4 --json
-expect_fail 3 stats --dim 3 --pes 16 --json
-expect_fail 2 stats --dim 1 --pes abc --json
-expect_fail 2 stats --dim 1 --json
-expect_fail 3 distance --dim 1 --pes 16 --from 16 --to 0 --json
-expect_fail 3 distance --dim 1 --pes 16 --from 0 --to 99 --json
-expect_fail 3 distance --dim 2 --pes 64 --from 8,0 --to 0,0 --json
-expect_fail 2 distance --dim 2 --pes 64 --from 1,x --to 0,0 --json
-expect_fail 2 distance --dim 2 --pes 64 --from 1 --to 0,0 --json
-expect_fail 2 distance --dim 2 --pes 64 --from 1,2,3 --to 0,0 --json
-expect_fail 2 distance --dim 2 --pes 64 --from ,1 --to 0,0 --json
-expect_fail 2 distance --dim 1 --pes 16 --from -1 --to 0 --json
-expect_fail 3 route --pes 8 --bitmap 8 --json
-expect_fail 3 route --pes 8 --bitmap 07 --json
-expect_fail 3 route --pes 32 --bitmap 8000 --json
-expect_fail 2 route --pes 8 --bitmap xyz --json
-expect_fail 2 route --pes 8 --bitmap '' --json
-expect_fail 3 route --pes 12 --bitmap 1 --json
-expect_fail 2 reduce --dim 1 --pes 8 --op avg --input "$WORK/eight.txt" --json
-expect_fail 4 reduce --dim 1 --pes 16 --op sum --input "$WORK/eight.txt" --json
-expect_fail 4 reduce --dim 1 --pes 8 --op sum --input "$WORK/word.txt" --json
-expect_fail 4 reduce --dim 1 --pes 8 --op sum --input "$WORK/missing.txt" --json
-expect_fail 3 reduce --dim 2 --pes 8 --op sum --input "$WORK/eight.txt" --json
-expect_fail 2 nosuchcommand
-expect_fail 2 stats --pes 16 --bogus
+cli_expect_exit 3 stats --dim 1 --pes 48 --json
+cli_expect_exit 3 stats --dim 1 --pes 2 --json
+cli_expect_exit 3 stats --dim 1 --pes 6 --json
+cli_expect_exit 3 stats --dim 2 --pes 8 --json
+cli_expect_exit 3 stats --dim 2 --pes 4 --json
+cli_expect_exit 3 stats --dim 3 --pes 16 --json
+cli_expect_exit 2 stats --dim 1 --pes abc --json
+cli_expect_exit 2 stats --dim 1 --json
+cli_expect_exit 3 distance --dim 1 --pes 16 --from 16 --to 0 --json
+cli_expect_exit 3 distance --dim 1 --pes 16 --from 0 --to 99 --json
+cli_expect_exit 3 distance --dim 2 --pes 64 --from 8,0 --to 0,0 --json
+cli_expect_exit 2 distance --dim 2 --pes 64 --from 1,x --to 0,0 --json
+cli_expect_exit 2 distance --dim 2 --pes 64 --from 1 --to 0,0 --json
+cli_expect_exit 2 distance --dim 2 --pes 64 --from 1,2,3 --to 0,0 --json
+cli_expect_exit 2 distance --dim 2 --pes 64 --from ,1 --to 0,0 --json
+cli_expect_exit 2 distance --dim 1 --pes 16 --from -1 --to 0 --json
+cli_expect_exit 3 route --pes 8 --bitmap 8 --json
+cli_expect_exit 3 route --pes 8 --bitmap 07 --json
+cli_expect_exit 3 route --pes 32 --bitmap 8000 --json
+cli_expect_exit 2 route --pes 8 --bitmap xyz --json
+cli_expect_exit 2 route --pes 8 --bitmap '' --json
+cli_expect_exit 3 route --pes 12 --bitmap 1 --json
+cli_expect_exit 2 reduce --dim 1 --pes 8 --op avg --input "$WORK/eight.txt" --json
+cli_expect_exit 4 reduce --dim 1 --pes 16 --op sum --input "$WORK/eight.txt" --json
+cli_expect_exit 4 reduce --dim 1 --pes 8 --op sum --input "$WORK/word.txt" --json
+cli_expect_exit 4 reduce --dim 1 --pes 8 --op sum --input "$WORK/missing.txt" --json
+cli_expect_exit 3 reduce --dim 2 --pes 8 --op sum --input "$WORK/eight.txt" --json
+cli_expect_exit 2 nosuchcommand
+cli_expect_exit 2 stats --pes 16 --bogus
 
 # text forms exist and --help works
 "$PINET" rta --help >/dev/null
@@ -261,8 +223,4 @@ expect_fail 2 stats --pes 16 --bogus
 "$PINET" rta route --pes 8 --bitmap 5 | grep -q 'rings: \[0..3\] \[4..7\]'
 "$PINET" rta reduce --pes 8 --op sum --input "$WORK/eight.txt" | grep -q 'result at PE 0: 36'
 "$PINET" rta distance --dim 2 --pes 64 --from 0,0 --to 7,7 | grep -q '^distance 2$'
-
-if [[ $status -ne 0 ]]; then
-  exit 1
-fi
-echo "test_cli_rta: ok"
+cli_finish

@@ -5,35 +5,12 @@
 # Hamiltonian-cycle checker and the paper's N = 32 ring, `draw` output, and the one-line errors
 # with their exit codes for bad input.
 # Usage: bash test_cli_shuffle.sh PATH/TO/pinet
-set -euo pipefail
-PINET=${1:?usage: test_cli_shuffle.sh PATH/TO/pinet}
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-SEED=${PINET_TEST_SEED:-7310}
-echo "test_cli_shuffle: seed $SEED"
+. "$(dirname "$0")/cli_test_lib.sh"
+cli_setup "$@"
+cli_seed 7310
 
-python3 - "$PINET" "$WORK" "$SEED" <<'PY'
-import json, math, os, random, subprocess, sys
-
-pinet, work, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
-rng = random.Random(seed)
-fails = 0
-
-def check(cond, what):
-    global fails
-    if not cond:
-        fails += 1
-        print(f"FAIL: {what} (seed {seed})")
-
-def run(*args, expect=0):
-    p = subprocess.run([pinet, "shuffle", *map(str, args)], capture_output=True, text=True)
-    if p.returncode != expect:
-        raise SystemExit(f"FAIL: pinet shuffle {' '.join(map(str, args))} exited {p.returncode}, "
-                         f"expected {expect}: {p.stderr}")
-    return p
-
-def run_json(*args):
-    return json.loads(run(*args, "--json").stdout)
+cli_python <<'PY'
+import os
 
 def write(name, rows):
     path = os.path.join(work, name)
@@ -138,8 +115,8 @@ for t in ("f32", "f64"):
             check(abs(j["memories"][i][x] - ref) <= 1e-6 * ref, f"{t} integrate PE {i}")
 
 # text output, input from stdin
-p = subprocess.run([pinet, "shuffle", "run", "--op", "allgather", "--pes", "4", "--words", "4",
-                    "--input", "-"], input="1\n2\n3\n4\n", capture_output=True, text=True)
+p = run("run", "--op", "allgather", "--pes", 4, "--words", 4, "--input", "-", stdin="1\n2\n3\n4\n",
+        expect=None)
 check(p.returncode == 0 and "PE 3: 1 2 3 4" in p.stdout, f"text output / stdin: {p.stdout!r}")
 
 # ---- ring ----------------------------------------------------------------------------------
@@ -159,13 +136,13 @@ for n in range(2, 11):
 paper = [16, 0, 1, 2, 5, 18, 4, 9, 19, 25, 12, 6, 13, 26, 29, 30, 31, 15, 7, 3, 17, 8, 20, 10,
          21, 11, 22, 27, 23, 14, 28, 24]
 check(ring_ok(32, paper), "the paper's ring passes the script's checker")
-j = json.loads(run("ring", "--pes", 32, "--check", write("paper.txt", [paper]), "--json").stdout)
+j = run_json("ring", "--pes", 32, "--check", write("paper.txt", [paper]))
 check(j["valid"] is True and j["ring"] == paper, "the paper's N = 32 ring validates")
 broken = paper[:]
 broken[3], broken[4] = broken[4], broken[3]
 check(not ring_ok(32, broken), "broken ring is broken")
-p = run("ring", "--pes", 32, "--check", write("broken.txt", [broken]), "--json", expect=1)
-check(json.loads(p.stdout)["valid"] is False, "a broken ring is reported invalid (exit 1)")
+j = run_json("ring", "--pes", 32, "--check", write("broken.txt", [broken]), expect=1)
+check(j["valid"] is False, "a broken ring is reported invalid (exit 1)")
 
 # ---- draw ----------------------------------------------------------------------------------
 p = run("draw", "--pes", 8, "--out", "-", "--ring")
@@ -181,42 +158,32 @@ if j["svg"] is not None:
           "SVG file")
 
 # ---- bad input: one line on stderr, non-zero exit ------------------------------------------
-def bad(args, code, needle, stdin=None):
-    p = subprocess.run([pinet, "shuffle", *map(str, args)], capture_output=True, text=True,
-                       input=stdin)
-    lines = p.stderr.strip().splitlines()
-    check(p.returncode == code, f"{args}: exit {p.returncode}, expected {code} ({p.stderr.strip()})")
-    check(len(lines) == 1 and lines[0].startswith("pinet: ") and needle in lines[0],
-          f"{args}: stderr {p.stderr!r} should be one line mentioning {needle!r}")
-    check(p.stdout == "", f"{args}: nothing on stdout")
-
 good = write("good8x8.txt", [[1] * 8] * 8)
-bad(["run", "--op", "integrate", "--pes", 6, "--words", 12, "--input", good], 3, "power of two")
-bad(["run", "--op", "integrate", "--pes", 2048, "--words", 2048], 3, "power of two")
-bad(["run", "--op", "integrate", "--pes", 8, "--words", 12, "--input", good], 3, "multiple of 8")
-bad(["run", "--op", "bcast", "--pes", 8, "--words", 8], 3, "multiple of 3")
-bad(["run", "--op", "scatter", "--pes", 8, "--words", 0], 3, "multiple")
-bad(["run", "--op", "integrate", "--pes", 8, "--words", 8, "--input", write("r7.txt", [[1] * 8] * 7)],
-    4, "found 7 rows")
-bad(["run", "--op", "integrate", "--pes", 8, "--words", 8,
-     "--input", write("short.txt", [[1] * 8] * 7 + [[1] * 7])], 4, "expected 8 values, found 7")
-bad(["run", "--op", "allgather", "--pes", 4, "--words", 8,
-     "--input", write("x.txt", [[1, 2], [3, "x"], [5, 6], [7, 8]])], 4, "line 2")
-bad(["run", "--op", "allgather", "--pes", 4, "--words", 8,
-     "--input", write("big.txt", [[1, 2], [3, 2**32], [5, 6], [7, 8]])], 4, "32 bits")
-bad(["run", "--op", "scatter", "--pes", 4, "--words", 8, "--input", os.path.join(work, "nope")],
-    4, "cannot read")
-bad(["run", "--op", "scatter", "--pes", 4, "--words", 8, "--input", write("two.txt", [[1] * 8] * 2)],
-    4, "needs 1 row of 8 values, found 2 rows")
-bad(["run", "--op", "reduce", "--pes", 4, "--words", 8], 2, "reduce")
-bad(["run", "--op", "scatter", "--pes", 4], 2, "--words")
-bad(["run", "--op", "scatter", "--pes", "four", "--words", 8], 2, "four")
-bad(["run", "--op", "scatter", "--pes", 4, "--words", 8, "--type", "i64"], 2, "i64")
-bad(["ring", "--pes", 2], 3, "power of two in [4")
-bad(["ring", "--pes", 24], 3, "power of two")
-bad(["draw", "--pes", 3], 3, "power of two")
-bad(["frobnicate"], 2, "frobnicate")
-
-print(f"test_cli_shuffle: {fails} failure(s)")
-sys.exit(1 if fails else 0)
+i8 = ["run", "--op", "integrate", "--pes", 8, "--words", 8, "--input"]
+ag = ["run", "--op", "allgather", "--pes", 4, "--words", 8, "--input"]
+sc = ["run", "--op", "scatter", "--pes", 4, "--words", 8]
+cases = [
+    (["run", "--op", "integrate", "--pes", 6, "--words", 12, "--input", good], 3, "power of two"),
+    (["run", "--op", "integrate", "--pes", 2048, "--words", 2048], 3, "power of two"),
+    (["run", "--op", "integrate", "--pes", 8, "--words", 12, "--input", good], 3, "multiple of 8"),
+    (["run", "--op", "bcast", "--pes", 8, "--words", 8], 3, "multiple of 3"),
+    (["run", "--op", "scatter", "--pes", 8, "--words", 0], 3, "multiple"),
+    (i8 + [write("r7.txt", [[1] * 8] * 7)], 4, "found 7 rows"),
+    (i8 + [write("short.txt", [[1] * 8] * 7 + [[1] * 7])], 4, "expected 8 values, found 7"),
+    (ag + [write("x.txt", [[1, 2], [3, "x"], [5, 6], [7, 8]])], 4, "line 2"),
+    (ag + [write("big.txt", [[1, 2], [3, 2**32], [5, 6], [7, 8]])], 4, "32 bits"),
+    (sc + ["--input", os.path.join(work, "nope")], 4, "cannot read"),
+    (sc + ["--input", write("two.txt", [[1] * 8] * 2)], 4, "needs 1 row of 8 values, found 2 rows"),
+    (["run", "--op", "reduce", "--pes", 4, "--words", 8], 2, "reduce"),
+    (["run", "--op", "scatter", "--pes", 4], 2, "--words"),
+    (["run", "--op", "scatter", "--pes", "four", "--words", 8], 2, "four"),
+    (sc + ["--type", "i64"], 2, "i64"),
+    (["ring", "--pes", 2], 3, "power of two in [4"),
+    (["ring", "--pes", 24], 3, "power of two"),
+    (["draw", "--pes", 3], 3, "power of two"),
+    (["frobnicate"], 2, "frobnicate"),
+]
+for args, code, needle in cases:
+    expect_error(args, code, needle)
 PY
+cli_finish
