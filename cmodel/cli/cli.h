@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pinet/image.h"
 #include "pinet/status.h"
 
 /* Exit codes: documented in README.md ("Exit codes"); never renumber. */
@@ -52,6 +53,14 @@ int pinet_cli_parse(const char *context, pinet_cli_opt *opts, size_t n_opts, int
 /* Print `usage` then one line per option. */
 void pinet_cli_print_help(FILE *out, const char *usage, const pinet_cli_opt *opts, size_t n_opts);
 
+/* What pinet_cli_parse_or_help returns when the command should go on (no exit code is < 0). */
+enum { PINET_CLI_CONTINUE = -1 };
+
+/* pinet_cli_parse, then answer --help with pinet_cli_print_help(stdout, usage, ...). Returns
+ * PINET_CLI_CONTINUE to run the command, PINET_EXIT_OK after the help, or PINET_EXIT_USAGE. */
+int pinet_cli_parse_or_help(const char *context, const char *usage, pinet_cli_opt *opts,
+                            size_t n_opts, int argc, char **argv, int first);
+
 /* Find an option by name (NULL if the table has no such option). */
 pinet_cli_opt *pinet_cli_find(pinet_cli_opt *opts, size_t n_opts, const char *name);
 
@@ -66,6 +75,28 @@ int pinet_cli_parse_double(const char *context, const char *name, const char *te
 /* Match `text` against a NULL-terminated list of names; *index receives its position. */
 int pinet_cli_parse_choice(const char *context, const char *name, const char *text,
                            const char *const *choices, unsigned *index);
+
+/* Optional options: if option `name` was given, parse its value into *out as the parsers above
+ * do; if not, leave *out (the default) alone. PINET_EXIT_OK or the parser's exit code. */
+int pinet_cli_optional_u32(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                           const char *name, uint32_t *out);
+int pinet_cli_optional_u64(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                           const char *name, uint64_t *out);
+int pinet_cli_optional_i64(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                           const char *name, int64_t *out);
+int pinet_cli_optional_double(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                              const char *name, double *out);
+int pinet_cli_optional_choice(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                              const char *name, const char *const *choices, unsigned *index);
+
+/* Required options: pinet_cli_require, then parse the value into *out. PINET_EXIT_OK or the
+ * exit code of the first error. */
+int pinet_cli_required_u32(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                           const char *name, uint32_t *out);
+int pinet_cli_required_u64(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                           const char *name, uint64_t *out);
+int pinet_cli_required_i64(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                           const char *name, int64_t *out);
 
 /* ---- input files ----------------------------------------------------------------------------- */
 
@@ -97,5 +128,35 @@ void pinet_json_bool(pinet_json *js, int v);
 void pinet_json_null(pinet_json *js);
 /* End the document with a newline. */
 void pinet_json_finish(pinet_json *js);
+/* A document that is one object: pinet_json_init + begin_object; end_object + finish. */
+void pinet_json_begin_document(pinet_json *js, FILE *out);
+void pinet_json_end_document(pinet_json *js);
+
+/* ---- output files (`<area> curves`: files written into --out DIR) ---------------------------- */
+typedef struct pinet_cli_files {
+  const char *dir; /* --out DIR, "." by default */
+  int json;        /* --json: list the files written as {"files":[...]} on stdout */
+  pinet_json js;
+} pinet_cli_files;
+
+/* Parse `[--out DIR] [--json]` from argv[first..] into *fl and answer --help with `usage`;
+ * returns as pinet_cli_parse_or_help. */
+int pinet_cli_files_parse(pinet_cli_files *fl, const char *context, const char *usage, int argc,
+                          char **argv, int first);
+/* Start the report on stdout: with --json, open {"files":[. */
+void pinet_cli_files_begin(pinet_cli_files *fl);
+/* Report a file written: a JSON string with --json, else the line "wrote PATH". */
+void pinet_cli_files_add(pinet_cli_files *fl, const char *path);
+/* End the report: with --json, close the list and the object and end the line. */
+void pinet_cli_files_end(pinet_cli_files *fl);
+/* fopen(path, "w"); NULL after printing "pinet: <context>: PATH: cannot write: <reason>", an
+ * error whose exit code is PINET_EXIT_IO. */
+FILE *pinet_cli_files_open(const char *context, const char *path);
+/* fclose(f), then report `path`. PINET_EXIT_OK, or PINET_EXIT_IO after "PATH: cannot write". */
+int pinet_cli_files_close(pinet_cli_files *fl, const char *context, FILE *f, const char *path);
+/* Write `plot` as SVG to `path`, then report it. PINET_EXIT_OK, or the exit code after
+ * "PATH: cannot write". */
+int pinet_cli_files_svg(pinet_cli_files *fl, const char *context, const char *path,
+                        const pinet_plot *plot);
 
 #endif /* PINET_CLI_H */

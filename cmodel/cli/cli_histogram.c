@@ -115,8 +115,7 @@ static void print_json(const pinet_histogram_result *res, pinet_histogram_algo a
   pinet_histogram_result_summary(res, &s);
   pinet_histogram_result_histogram(res, &hist);
   pinet_json js;
-  pinet_json_init(&js, stdout);
-  pinet_json_begin_object(&js);
+  pinet_json_begin_document(&js, stdout);
   pinet_json_key(&js, "histogram");
   pinet_json_begin_array(&js);
   for (uint32_t b = 0; b < s.bins; b++) {
@@ -182,8 +181,7 @@ static void print_json(const pinet_histogram_result *res, pinet_histogram_algo a
     pinet_json_end_object(&js);
   }
   pinet_json_end_array(&js);
-  pinet_json_end_object(&js);
-  pinet_json_finish(&js);
+  pinet_json_end_document(&js);
 }
 
 static void print_text(const pinet_histogram_result *res, pinet_histogram_algo algo) {
@@ -246,46 +244,20 @@ static pinet_status simulate_worst(uint32_t p, pinet_histogram_algo algo, pinet_
   return st;
 }
 
-static int write_plot(const char *dir, const char *name, const pinet_plot *plot, pinet_json *js,
-                      int json) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  pinet_status st = pinet_image_plot_svg_write(plot, path);
-  if (st != PINET_OK) {
-    return pinet_cli_fail(k_ctx, st, "%s: cannot write", path);
-  }
-  if (json) {
-    pinet_json_string(js, path);
-  } else {
-    printf("wrote %s\n", path);
-  }
-  return PINET_EXIT_OK;
-}
+static const char k_curves_usage[] =
+    "usage: pinet histogram curves [--out DIR] [--json]\n\n"
+    "Writes the data of the paper's Figures 1-3 (B = 256, p = 1..64 pixels per\n"
+    "processor): histogram_curves.csv, histogram_fig1.svg (words transferred in\n"
+    "phase 2), histogram_fig2.svg (approach 1 operations), histogram_fig3.svg\n"
+    "(approach 2 operations). Lines are the paper's equations, markers the\n"
+    "simulation on worst-case inputs with M = B = 256 processors.";
 
 static int run_curves(int argc, char **argv) {
-  pinet_cli_opt opts[] = {
-      {"out", 1, "DIR", "directory for the CSV and SVG files (default: .)", NULL, 0},
-      {"json", 0, NULL, "print {\"files\": [...]}", NULL, 0},
-  };
-  size_t n_opts = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse("histogram curves", opts, n_opts, argc, argv, 2, &help);
-  if (rc != PINET_EXIT_OK) {
+  pinet_cli_files fl;
+  int rc = pinet_cli_files_parse(&fl, "histogram curves", k_curves_usage, argc, argv, 2);
+  if (rc != PINET_CLI_CONTINUE) {
     return rc;
   }
-  if (help) {
-    pinet_cli_print_help(stdout,
-                         "usage: pinet histogram curves [--out DIR] [--json]\n\n"
-                         "Writes the data of the paper's Figures 1-3 (B = 256, p = 1..64 pixels per\n"
-                         "processor): histogram_curves.csv, histogram_fig1.svg (words transferred in\n"
-                         "phase 2), histogram_fig2.svg (approach 1 operations), histogram_fig3.svg\n"
-                         "(approach 2 operations). Lines are the paper's equations, markers the\n"
-                         "simulation on worst-case inputs with M = B = 256 processors.",
-                         opts, n_opts);
-    return PINET_EXIT_OK;
-  }
-  const char *dir = opts[0].present ? opts[0].value : ".";
-  int json = opts[1].present;
   curve_row *rows = calloc(CURVE_P, sizeof *rows);
   if (rows == NULL) {
     return pinet_cli_fail(k_ctx, PINET_ERR_NOMEM, "curves");
@@ -312,19 +284,13 @@ static int run_curves(int argc, char **argv) {
     free(rows);
     return pinet_cli_fail(k_ctx, st, "curves: simulation failed");
   }
-  pinet_json js;
-  pinet_json_init(&js, stdout);
-  if (json) {
-    pinet_json_begin_object(&js);
-    pinet_json_key(&js, "files");
-    pinet_json_begin_array(&js);
-  }
+  pinet_cli_files_begin(&fl);
   char path[4096];
-  snprintf(path, sizeof path, "%s/histogram_curves.csv", dir);
-  FILE *f = fopen(path, "w");
+  snprintf(path, sizeof path, "%s/histogram_curves.csv", fl.dir);
+  FILE *f = pinet_cli_files_open(k_ctx, path);
   if (f == NULL) {
     free(rows);
-    return pinet_cli_fail(k_ctx, PINET_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    return PINET_EXIT_IO;
   }
   fprintf(f, "p,r,transfers_independent_eq,transfers_independent_sim,transfers_dependent_eq,"
              "transfers_dependent_sim,ops_independent_eq,ops_independent_sim,ops_approach1_eq,"
@@ -343,14 +309,10 @@ static int run_curves(int argc, char **argv) {
             r->sim_d2.list_words_max, r->eq3.r, r->eq3.transfers_dependent, r->eq3.ops_approach1,
             r->eq3.ops_approach2);
   }
-  if (fclose(f) != 0) {
+  rc = pinet_cli_files_close(&fl, k_ctx, f, path);
+  if (rc != PINET_EXIT_OK) {
     free(rows);
-    return pinet_cli_fail(k_ctx, PINET_ERR_IO, "%s: cannot write", path);
-  }
-  if (json) {
-    pinet_json_string(&js, path);
-  } else {
-    printf("wrote %s\n", path);
+    return rc;
   }
 
   double px[CURVE_P], y_ti[CURVE_P], y_td[CURVE_P], y_tds[CURVE_P], y_oi[CURVE_P], y_o1[CURVE_P],
@@ -399,16 +361,13 @@ static int run_curves(int argc, char **argv) {
   };
   const char *names[] = {"histogram_fig1.svg", "histogram_fig2.svg", "histogram_fig3.svg"};
   for (int i = 0; i < 3; i++) {
-    rc = write_plot(dir, names[i], &plots[i], &js, json);
+    snprintf(path, sizeof path, "%s/%s", fl.dir, names[i]);
+    rc = pinet_cli_files_svg(&fl, k_ctx, path, &plots[i]);
     if (rc != PINET_EXIT_OK) {
       return rc;
     }
   }
-  if (json) {
-    pinet_json_end_array(&js);
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
-  }
+  pinet_cli_files_end(&fl);
   return PINET_EXIT_OK;
 }
 
@@ -431,23 +390,13 @@ int pinet_cli_histogram(int argc, char **argv) {
       {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
   size_t n_opts = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse(k_ctx, opts, n_opts, argc, argv, 1, &help);
-  if (rc != PINET_EXIT_OK) {
+  int rc = pinet_cli_parse_or_help(k_ctx, k_usage, opts, n_opts, argc, argv, 1);
+  if (rc != PINET_CLI_CONTINUE) {
     return rc;
   }
-  if (help) {
-    pinet_cli_print_help(stdout, k_usage, opts, n_opts);
-    return PINET_EXIT_OK;
-  }
-  const char *text = NULL;
   uint32_t pes = 0, bins = 0;
-  if ((rc = pinet_cli_require(k_ctx, opts, n_opts, "pes", &text)) != PINET_EXIT_OK ||
-      (rc = pinet_cli_parse_u32(k_ctx, "pes", text, &pes)) != PINET_EXIT_OK) {
-    return rc;
-  }
-  if ((rc = pinet_cli_require(k_ctx, opts, n_opts, "bins", &text)) != PINET_EXIT_OK ||
-      (rc = pinet_cli_parse_u32(k_ctx, "bins", text, &bins)) != PINET_EXIT_OK) {
+  if ((rc = pinet_cli_required_u32(k_ctx, opts, n_opts, "pes", &pes)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_required_u32(k_ctx, opts, n_opts, "bins", &bins)) != PINET_EXIT_OK) {
     return rc;
   }
   if (!is_pow2_u32(pes) || pes > PINET_HISTOGRAM_MAX_PES) {
@@ -463,12 +412,10 @@ int pinet_cli_histogram(int argc, char **argv) {
                           (uint64_t)pes * bins, PINET_HISTOGRAM_MAX_WORDS);
   }
   unsigned algo = 0, rule = 0, gen = 0;
-  if (opts[6].present &&
-      (rc = pinet_cli_parse_choice(k_ctx, "algo", opts[6].value, k_algos, &algo)) != PINET_EXIT_OK) {
-    return rc;
-  }
-  if (opts[7].present &&
-      (rc = pinet_cli_parse_choice(k_ctx, "r-rule", opts[7].value, k_rules, &rule)) != PINET_EXIT_OK) {
+  if ((rc = pinet_cli_optional_choice(k_ctx, opts, n_opts, "algo", k_algos, &algo)) !=
+          PINET_EXIT_OK ||
+      (rc = pinet_cli_optional_choice(k_ctx, opts, n_opts, "r-rule", k_rules, &rule)) !=
+          PINET_EXIT_OK) {
     return rc;
   }
   if (opts[2].present == opts[3].present) {
@@ -488,11 +435,8 @@ int pinet_cli_histogram(int argc, char **argv) {
     uint64_t pixels = 0, seed = 1;
     if ((rc = pinet_cli_parse_choice(k_ctx, "generate", opts[3].value, k_generators, &gen)) !=
             PINET_EXIT_OK ||
-        (rc = pinet_cli_require(k_ctx, opts, n_opts, "pixels", &text)) != PINET_EXIT_OK ||
-        (rc = pinet_cli_parse_u64(k_ctx, "pixels", text, &pixels)) != PINET_EXIT_OK) {
-      return rc;
-    }
-    if (opts[5].present && (rc = pinet_cli_parse_u64(k_ctx, "seed", opts[5].value, &seed)) != PINET_EXIT_OK) {
+        (rc = pinet_cli_required_u64(k_ctx, opts, n_opts, "pixels", &pixels)) != PINET_EXIT_OK ||
+        (rc = pinet_cli_optional_u64(k_ctx, opts, n_opts, "seed", &seed)) != PINET_EXIT_OK) {
       return rc;
     }
     if (pixels == 0 || pixels > UINT32_MAX) {

@@ -1,5 +1,4 @@
 /* cli_hostscatter.c - `pinet hostscatter`: host-to-hypercube distribution (paper 003), Figs 1-2. */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,23 +68,14 @@ typedef struct fig_def {
   double beta;
 } fig_def;
 
-static int emit_path(pinet_json *js, int json, const char *path) {
-  if (json) {
-    pinet_json_string(js, path);
-  } else {
-    printf("wrote %s\n", path);
-  }
-  return PINET_EXIT_OK;
-}
-
-static int curves_vs_dim(const char *dir, const fig_def *fig, pinet_json *js, int json) {
+static int curves_vs_dim(pinet_cli_files *fl, const fig_def *fig) {
   const uint32_t ov[3] = {0, fig->points / 2, fig->points - 1};
   double xs[CURVE_DMAX], ys[N_SERIES][CURVE_DMAX];
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s.csv", dir, fig->stem);
-  FILE *f = fopen(path, "w");
+  snprintf(path, sizeof path, "%s/%s.csv", fl->dir, fig->stem);
+  FILE *f = pinet_cli_files_open(k_ctx, path);
   if (f == NULL) {
-    return pinet_cli_fail(k_ctx, PINET_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    return PINET_EXIT_IO;
   }
   fprintf(f, "d,nodes,sequential_sim,sequential_eq6,scatter_sim,scatter_eq7,seqscatter_sim,"
              "seqscatter_eq8,seqscatter_x");
@@ -116,10 +106,10 @@ static int curves_vs_dim(const char *dir, const fig_def *fig, pinet_json *js, in
     }
     fprintf(f, "\n");
   }
-  if (fclose(f) != 0) {
-    return pinet_cli_fail(k_ctx, PINET_ERR_IO, "%s: cannot write", path);
+  int rc = pinet_cli_files_close(fl, k_ctx, f, path);
+  if (rc != PINET_EXIT_OK) {
+    return rc;
   }
-  emit_path(js, json, path);
   char labels[N_SERIES][64];
   snprintf(labels[0], 64, "sequential loading (6)");
   snprintf(labels[1], 64, "data scattering (7)");
@@ -136,16 +126,12 @@ static int curves_vs_dim(const char *dir, const fig_def *fig, pinet_json *js, in
            fig->points, fig->beta);
   pinet_plot plot = {title, "hypercube dimension d (2^d nodes)", "time (unit of beta, tau)",
                      0, 1, series, N_SERIES};
-  snprintf(path, sizeof path, "%s/%s.svg", dir, fig->stem);
-  pinet_status st = pinet_image_plot_svg_write(&plot, path);
-  if (st != PINET_OK) {
-    return pinet_cli_fail(k_ctx, st, "%s: cannot write", path);
-  }
-  return emit_path(js, json, path);
+  snprintf(path, sizeof path, "%s/%s.svg", fl->dir, fig->stem);
+  return pinet_cli_files_svg(fl, k_ctx, path, &plot);
 }
 
 /* Time against overlap 0..M-1 at one dimension. */
-static int curves_vs_overlap(const char *dir, const fig_def *fig, uint32_t d, pinet_json *js, int json) {
+static int curves_vs_overlap(pinet_cli_files *fl, const fig_def *fig, uint32_t d) {
   uint32_t m = fig->points;
   double *buf = malloc((size_t)m * 5 * sizeof *buf);
   if (buf == NULL) {
@@ -153,11 +139,11 @@ static int curves_vs_overlap(const char *dir, const fig_def *fig, uint32_t d, pi
   }
   double *xs = buf, *y[4] = {buf + m, buf + 2 * m, buf + 3 * m, buf + 4 * m};
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s_overlap.csv", dir, fig->stem);
-  FILE *f = fopen(path, "w");
+  snprintf(path, sizeof path, "%s/%s_overlap.csv", fl->dir, fig->stem);
+  FILE *f = pinet_cli_files_open(k_ctx, path);
   if (f == NULL) {
     free(buf);
-    return pinet_cli_fail(k_ctx, PINET_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    return PINET_EXIT_IO;
   }
   fprintf(f, "overlap,delta,sequential_sim,scatter_sim,seqscatter_sim,decremental_sim,decremental_eq10,"
              "decremental_x\n");
@@ -181,11 +167,11 @@ static int curves_vs_overlap(const char *dir, const fig_def *fig, uint32_t d, pi
       }
     }
   }
-  if (fclose(f) != 0) {
+  int rc = pinet_cli_files_close(fl, k_ctx, f, path);
+  if (rc != PINET_EXIT_OK) {
     free(buf);
-    return pinet_cli_fail(k_ctx, PINET_ERR_IO, "%s: cannot write", path);
+    return rc;
   }
-  emit_path(js, json, path);
   pinet_plot_series series[4] = {
       {"sequential loading (6)", xs, y[0], m, PINET_PLOT_LINE},
       {"data scattering (7)", xs, y[1], m, PINET_PLOT_LINE},
@@ -197,62 +183,39 @@ static int curves_vs_overlap(const char *dir, const fig_def *fig, uint32_t d, pi
            fig->beta);
   pinet_plot plot = {title, "overlap M - Delta (points shared by consecutive nodes)",
                      "time (unit of beta, tau)", 0, 1, series, 4};
-  snprintf(path, sizeof path, "%s/%s_overlap.svg", dir, fig->stem);
-  pinet_status st = pinet_image_plot_svg_write(&plot, path);
+  snprintf(path, sizeof path, "%s/%s_overlap.svg", fl->dir, fig->stem);
+  rc = pinet_cli_files_svg(fl, k_ctx, path, &plot);
   free(buf);
-  if (st != PINET_OK) {
-    return pinet_cli_fail(k_ctx, st, "%s: cannot write", path);
-  }
-  return emit_path(js, json, path);
+  return rc;
 }
 
+static const char k_curves_usage[] =
+    "usage: pinet hostscatter curves [--out DIR] [--json]\n\n"
+    "Regenerates the paper's Figures 1-2 (sigma = 1.5, tau = 8): for M = 100,\n"
+    "beta = 800 (hostscatter_fig1) and M = 500, beta = 6500 (hostscatter_fig2),\n"
+    "the simulated times of all four strategies for d = 1..10, decremental\n"
+    "scattering at overlaps 0, M/2, M-1 (<stem>.csv/.svg), and the times against\n"
+    "the overlap 0..M-1 at d = 6 (<stem>_overlap.csv/.svg). The CSVs also hold\n"
+    "the paper's equations and the x chosen.";
+
 static int run_curves(int argc, char **argv) {
-  pinet_cli_opt opts[] = {
-      {"out", 1, "DIR", "directory for the CSV and SVG files (default: .)", NULL, 0},
-      {"json", 0, NULL, "print {\"files\": [...]}", NULL, 0},
-  };
-  size_t n_opts = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse("hostscatter curves", opts, n_opts, argc, argv, 2, &help);
-  if (rc != PINET_EXIT_OK) {
+  pinet_cli_files fl;
+  int rc = pinet_cli_files_parse(&fl, "hostscatter curves", k_curves_usage, argc, argv, 2);
+  if (rc != PINET_CLI_CONTINUE) {
     return rc;
   }
-  if (help) {
-    pinet_cli_print_help(stdout,
-                         "usage: pinet hostscatter curves [--out DIR] [--json]\n\n"
-                         "Regenerates the paper's Figures 1-2 (sigma = 1.5, tau = 8): for M = 100,\n"
-                         "beta = 800 (hostscatter_fig1) and M = 500, beta = 6500 (hostscatter_fig2),\n"
-                         "the simulated times of all four strategies for d = 1..10, decremental\n"
-                         "scattering at overlaps 0, M/2, M-1 (<stem>.csv/.svg), and the times against\n"
-                         "the overlap 0..M-1 at d = 6 (<stem>_overlap.csv/.svg). The CSVs also hold\n"
-                         "the paper's equations and the x chosen.",
-                         opts, n_opts);
-    return PINET_EXIT_OK;
-  }
-  const char *dir = opts[0].present ? opts[0].value : ".";
-  int json = opts[1].present;
-  pinet_json js;
-  pinet_json_init(&js, stdout);
-  if (json) {
-    pinet_json_begin_object(&js);
-    pinet_json_key(&js, "files");
-    pinet_json_begin_array(&js);
-  }
+  pinet_cli_files_begin(&fl);
   const fig_def figs[2] = {{"hostscatter_fig1", 100, 800.0}, {"hostscatter_fig2", 500, 6500.0}};
   for (int i = 0; i < 2; i++) {
-    rc = curves_vs_dim(dir, &figs[i], &js, json);
+    rc = curves_vs_dim(&fl, &figs[i]);
     if (rc == PINET_EXIT_OK) {
-      rc = curves_vs_overlap(dir, &figs[i], 6, &js, json);
+      rc = curves_vs_overlap(&fl, &figs[i], 6);
     }
     if (rc != PINET_EXIT_OK) {
       return rc;
     }
   }
-  if (json) {
-    pinet_json_end_array(&js);
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
-  }
+  pinet_cli_files_end(&fl);
   return PINET_EXIT_OK;
 }
 
@@ -275,32 +238,18 @@ int pinet_cli_hostscatter(int argc, char **argv) {
       {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
   size_t n_opts = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse(k_ctx, opts, n_opts, argc, argv, 1, &help);
-  if (rc != PINET_EXIT_OK) {
+  int rc = pinet_cli_parse_or_help(k_ctx, k_usage, opts, n_opts, argc, argv, 1);
+  if (rc != PINET_CLI_CONTINUE) {
     return rc;
   }
-  if (help) {
-    pinet_cli_print_help(stdout, k_usage, opts, n_opts);
-    return PINET_EXIT_OK;
-  }
-  const char *text = NULL;
   int64_t dim = 0, points = 0, overlap = 0, x = PINET_HOSTSCATTER_BEST_X;
-  if ((rc = pinet_cli_require(k_ctx, opts, n_opts, "dim", &text)) != PINET_EXIT_OK ||
-      (rc = pinet_cli_parse_i64(k_ctx, "dim", text, &dim)) != PINET_EXIT_OK ||
-      (rc = pinet_cli_require(k_ctx, opts, n_opts, "points", &text)) != PINET_EXIT_OK ||
-      (rc = pinet_cli_parse_i64(k_ctx, "points", text, &points)) != PINET_EXIT_OK) {
-    return rc;
-  }
-  if (opts[2].present && (rc = pinet_cli_parse_i64(k_ctx, "overlap", opts[2].value, &overlap)) != PINET_EXIT_OK) {
-    return rc;
-  }
-  if (opts[7].present && (rc = pinet_cli_parse_i64(k_ctx, "x", opts[7].value, &x)) != PINET_EXIT_OK) {
-    return rc;
-  }
   unsigned strat = PINET_HOSTSCATTER_DECREMENTAL;
-  if (opts[3].present &&
-      (rc = pinet_cli_parse_choice(k_ctx, "strategy", opts[3].value, k_strategies, &strat)) != PINET_EXIT_OK) {
+  if ((rc = pinet_cli_required_i64(k_ctx, opts, n_opts, "dim", &dim)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_required_i64(k_ctx, opts, n_opts, "points", &points)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_optional_i64(k_ctx, opts, n_opts, "overlap", &overlap)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_optional_i64(k_ctx, opts, n_opts, "x", &x)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_optional_choice(k_ctx, opts, n_opts, "strategy", k_strategies, &strat)) !=
+          PINET_EXIT_OK) {
     return rc;
   }
   pinet_hostscatter_params prm;
@@ -347,8 +296,7 @@ int pinet_cli_hostscatter(int argc, char **argv) {
   }
   if (opts[8].present) {
     pinet_json js;
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "time");
     pinet_json_double(&js, o.time);
     pinet_json_key(&js, "x");
@@ -397,8 +345,7 @@ int pinet_cli_hostscatter(int argc, char **argv) {
     pinet_json_u64(&js, o.host_words);
     pinet_json_key(&js, "node_words");
     pinet_json_u64(&js, o.node_words);
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
   } else {
     printf("hostscatter: %s, d = %u (%u nodes), M = %u, overlap %u (Delta %u), beta %g, tau %g, "
            "sigma %g\n",

@@ -218,13 +218,6 @@ done:
 
 /* ---- options --------------------------------------------------------------------------------- */
 
-static int want_help(int help, const char *usage, const pinet_cli_opt *opts, size_t n) {
-  if (help) {
-    pinet_cli_print_help(stdout, usage, opts, n);
-  }
-  return help;
-}
-
 static int parse_n(const char *ctx, pinet_cli_opt *opts, size_t no, uint32_t *N, int required) {
   pinet_cli_opt *o = pinet_cli_find(opts, no, "n");
   if (o == NULL || !o->present) {
@@ -246,6 +239,19 @@ static int parse_n(const char *ctx, pinet_cli_opt *opts, size_t no, uint32_t *N,
   return PINET_EXIT_OK;
 }
 
+/* Whether option `name` (in the table) was given. */
+static int given(pinet_cli_opt *opts, size_t no, const char *name) {
+  return pinet_cli_find(opts, no, name)->present;
+}
+
+/* --model simd|mimd, if given. */
+static int parse_model(const char *ctx, pinet_cli_opt *opts, size_t no, pinet_otis_model *model) {
+  unsigned idx = (unsigned)*model;
+  int rc = pinet_cli_optional_choice(ctx, opts, no, "model", k_model_names, &idx);
+  *model = (pinet_otis_model)idx;
+  return rc;
+}
+
 static uint32_t side(uint32_t N) {
   uint32_t s = 1;
   while (s * s < N) s++;
@@ -255,7 +261,6 @@ static uint32_t side(uint32_t N) {
 /* Fill the parameters of an op request from the options (no input file). */
 static int parse_params(const char *ctx, pinet_cli_opt *opts, size_t no, op_req *q) {
   int rc;
-  pinet_cli_opt *o;
   q->n = side(q->N);
   q->procs = q->N * q->N;
   q->model = PINET_OTIS_SIMD;
@@ -263,55 +268,35 @@ static int parse_params(const char *ctx, pinet_cli_opt *opts, size_t no, op_req 
   q->dim = PINET_OTIS_DIM_PY;
   q->rule = PINET_OTIS_WRITE_PRIORITY;
   q->M = 1;
-  if ((o = pinet_cli_find(opts, no, "model")) && o->present) {
-    unsigned idx;
-    if ((rc = pinet_cli_parse_choice(ctx, "model", o->value, k_model_names, &idx))) return rc;
-    q->model = (pinet_otis_model)idx;
+  if ((rc = parse_model(ctx, opts, no, &q->model))) return rc;
+  if ((rc = pinet_cli_optional_u32(ctx, opts, no, "source", &q->source))) return rc;
+  if (q->source >= q->procs) {
+    return pinet_cli_fail(ctx, PINET_ERR_RANGE, "--source %u: must be below N^2 = %u", q->source,
+                          q->procs);
   }
-  if ((o = pinet_cli_find(opts, no, "source")) && o->present) {
-    if ((rc = pinet_cli_parse_u32(ctx, "source", o->value, &q->source))) return rc;
-    if (q->source >= q->procs) {
-      return pinet_cli_fail(ctx, PINET_ERR_RANGE, "--source %u: must be below N^2 = %u",
-                            q->source, q->procs);
-    }
-  }
-  if ((o = pinet_cli_find(opts, no, "w")) && o->present) {
-    if ((rc = pinet_cli_parse_u32(ctx, "w", o->value, &q->w))) return rc;
-  }
+  if ((rc = pinet_cli_optional_u32(ctx, opts, no, "w", &q->w))) return rc;
   if (q->op == OP_WINDOW && (q->w == 0 || q->w > q->n || q->n % q->w != 0)) {
     return pinet_cli_fail(ctx, PINET_ERR_RANGE, "--w %u: w must divide sqrt(N) = %u", q->w, q->n);
   }
-  if ((o = pinet_cli_find(opts, no, "kind")) && o->present) {
-    unsigned idx;
-    if ((rc = pinet_cli_parse_choice(ctx, "kind", o->value, k_kind_names, &idx))) return rc;
-    q->kind = (pinet_otis_shift_kind)idx;
-    q->have_kind = 1;
+  unsigned kind = (unsigned)q->kind, dim = (unsigned)q->dim, rule = 0;
+  int64_t s = q->s;
+  if ((rc = pinet_cli_optional_choice(ctx, opts, no, "kind", k_kind_names, &kind))) return rc;
+  q->kind = (pinet_otis_shift_kind)kind;
+  q->have_kind = given(opts, no, "kind");
+  if ((rc = pinet_cli_optional_i64(ctx, opts, no, "s", &s))) return rc;
+  q->have_s = given(opts, no, "s");
+  if (q->have_s && (s <= -(int64_t)q->n || s >= (int64_t)q->n || s == 0)) {
+    return pinet_cli_fail(ctx, PINET_ERR_RANGE,
+                          "--s %" PRId64 ": the shift must satisfy 0 < |s| < sqrt(N) = %u", s,
+                          q->n);
   }
-  if ((o = pinet_cli_find(opts, no, "s")) && o->present) {
-    int64_t s;
-    if ((rc = pinet_cli_parse_i64(ctx, "s", o->value, &s))) return rc;
-    if (s <= -(int64_t)q->n || s >= (int64_t)q->n || s == 0) {
-      return pinet_cli_fail(ctx, PINET_ERR_RANGE,
-                            "--s %" PRId64 ": the shift must satisfy 0 < |s| < sqrt(N) = %u", s,
-                            q->n);
-    }
-    q->s = (int32_t)s;
-    q->have_s = 1;
-  }
-  if ((o = pinet_cli_find(opts, no, "m")) && o->present) {
-    if ((rc = pinet_cli_parse_u32(ctx, "m", o->value, &q->M))) return rc;
-    q->have_m = 1;
-  }
-  if ((o = pinet_cli_find(opts, no, "dim")) && o->present) {
-    unsigned idx;
-    if ((rc = pinet_cli_parse_choice(ctx, "dim", o->value, k_dim_names, &idx))) return rc;
-    q->dim = (pinet_otis_dim)idx;
-  }
-  if ((o = pinet_cli_find(opts, no, "rule")) && o->present) {
-    unsigned idx;
-    if ((rc = pinet_cli_parse_choice(ctx, "rule", o->value, k_rule_names, &idx))) return rc;
-    q->rule = idx == 0 ? PINET_OTIS_WRITE_PRIORITY : PINET_OTIS_WRITE_ARBITRARY;
-  }
+  q->s = (int32_t)s;
+  if ((rc = pinet_cli_optional_u32(ctx, opts, no, "m", &q->M))) return rc;
+  q->have_m = given(opts, no, "m");
+  if ((rc = pinet_cli_optional_choice(ctx, opts, no, "dim", k_dim_names, &dim))) return rc;
+  q->dim = (pinet_otis_dim)dim;
+  if ((rc = pinet_cli_optional_choice(ctx, opts, no, "rule", k_rule_names, &rule))) return rc;
+  q->rule = rule == 0 ? PINET_OTIS_WRITE_PRIORITY : PINET_OTIS_WRITE_ARBITRARY;
   if (q->op == OP_SHIFT && (!q->have_kind || !q->have_s)) {
     return pinet_cli_usage_error(ctx, "shift needs --kind a..h and --s S");
   }
@@ -334,6 +319,13 @@ static int parse_params(const char *ctx, pinet_cli_opt *opts, size_t no, op_req 
 
 /* ---- input file: N^2 non-blank lines "value [aux]" (# starts a comment) -------------------- */
 
+static void req_free(op_req *q) {
+  free(q->value);
+  free(q->aux);
+  q->value = q->aux = NULL;
+}
+
+/* Read the input file into q->value and q->aux; on failure they are released (req_free). */
 static int read_input(const char *ctx, const char *path, op_req *q) {
   FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
   if (f == NULL) {
@@ -345,6 +337,7 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
   q->aux = malloc((size_t)P * sizeof *q->aux);
   if (q->value == NULL || q->aux == NULL) {
     if (f != stdin) fclose(f);
+    req_free(q);
     return pinet_cli_fail(ctx, PINET_ERR_NOMEM, "out of memory");
   }
   for (uint32_t p = 0; p < P; p++) q->aux[p] = aux_of(q->op) == AUX_INDEX ? -1 : 0;
@@ -434,13 +427,10 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
   if (rc == PINET_EXIT_OK && count != P) {
     rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s: %u lines, expected N^2 = %u", path, count, P);
   }
+  if (rc != PINET_EXIT_OK) {
+    req_free(q);
+  }
   return rc;
-}
-
-static void req_free(op_req *q) {
-  free(q->value);
-  free(q->aux);
-  q->value = q->aux = NULL;
 }
 
 /* A library error of run_op as a one-line message. */
@@ -491,18 +481,15 @@ static int cmd_run(int argc, char **argv) {
       {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
   size_t no = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, opts, no, argc, argv, 1, &help);
-  if (rc != PINET_EXIT_OK) return rc;
-  if (want_help(help,
-                "usage: pinet otis run --op OP --n N [--model simd|mimd] --input FILE [options]\n\n"
-                "Run one operation as real moves on a simulated OTIS-Mesh. OP is one of:\n"
-                "broadcast window_broadcast prefix_sum prefix_sum_simple data_sum rank shift\n"
-                "data_accumulation consecutive_sum adjacent_sum concentrate distribute\n"
-                "generalize sort rar raw",
-                opts, no)) {
-    return PINET_EXIT_OK;
-  }
+  int rc = pinet_cli_parse_or_help(
+      ctx,
+      "usage: pinet otis run --op OP --n N [--model simd|mimd] --input FILE [options]\n\n"
+      "Run one operation as real moves on a simulated OTIS-Mesh. OP is one of:\n"
+      "broadcast window_broadcast prefix_sum prefix_sum_simple data_sum rank shift\n"
+      "data_accumulation consecutive_sum adjacent_sum concentrate distribute\n"
+      "generalize sort rar raw",
+      opts, no, argc, argv, 1);
+  if (rc != PINET_CLI_CONTINUE) return rc;
   op_req q;
   memset(&q, 0, sizeof q);
   const char *v = NULL;
@@ -514,10 +501,7 @@ static int cmd_run(int argc, char **argv) {
   if ((rc = parse_params(ctx, opts, no, &q))) return rc;
   const char *path = NULL;
   if ((rc = pinet_cli_require(ctx, opts, no, "input", &path))) return rc;
-  if ((rc = read_input(ctx, path, &q))) {
-    req_free(&q);
-    return rc;
-  }
+  if ((rc = read_input(ctx, path, &q))) return rc;
   op_res r;
   pinet_status st = run_op(&q, &r, 0, NULL);
   if (st != PINET_OK) {
@@ -527,8 +511,7 @@ static int cmd_run(int argc, char **argv) {
   }
   if (pinet_cli_find(opts, no, "json")->present) {
     pinet_json js;
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "op");
     pinet_json_string(&js, k_op_names[q.op]);
     pinet_json_key(&js, "n");
@@ -557,8 +540,7 @@ static int cmd_run(int argc, char **argv) {
     json_nullable(&js, r.paper_e);
     pinet_json_key(&js, "paper_otis");
     json_nullable(&js, r.paper_o);
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
   } else {
     printf("op %s, N = %u (%u processors), %s\n", k_op_names[q.op], q.N, q.procs,
            k_model_names[q.model]);
@@ -746,19 +728,16 @@ static int cmd_table(int argc, char **argv) {
       {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
   size_t no = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, opts, no, argc, argv, 1, &help);
-  if (rc != PINET_EXIT_OK) return rc;
-  if (want_help(help,
-                "usage: pinet otis table --n N [--json]\n\n"
-                "Table 4 of the paper regenerated: every operation run on its worst-case instance\n"
-                "(Table 1 for concentrate, its inverse for distribute / generalize, a corner\n"
-                "source for broadcast, a fixed random instance for sort / rar / raw), the moves\n"
-                "measured (electronic/OTIS), the paper's expression and the cost of simulating\n"
-                "the 4D-mesh algorithm, for SIMD and MIMD.",
-                opts, no)) {
-    return PINET_EXIT_OK;
-  }
+  int rc = pinet_cli_parse_or_help(
+      ctx,
+      "usage: pinet otis table --n N [--json]\n\n"
+      "Table 4 of the paper regenerated: every operation run on its worst-case instance\n"
+      "(Table 1 for concentrate, its inverse for distribute / generalize, a corner\n"
+      "source for broadcast, a fixed random instance for sort / rar / raw), the moves\n"
+      "measured (electronic/OTIS), the paper's expression and the cost of simulating\n"
+      "the 4D-mesh algorithm, for SIMD and MIMD.",
+      opts, no, argc, argv, 1);
+  if (rc != PINET_CLI_CONTINUE) return rc;
   uint32_t N = 0;
   if ((rc = parse_n(ctx, opts, no, &N, 1))) return rc;
   const uint32_t n = side(N);
@@ -795,8 +774,7 @@ static int cmd_table(int argc, char **argv) {
   int json = pinet_cli_find(opts, no, "json")->present;
   pinet_json js;
   if (json) {
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "n");
     pinet_json_u64(&js, N);
     pinet_json_key(&js, "rows");
@@ -912,8 +890,7 @@ static int cmd_table(int argc, char **argv) {
     pinet_json_begin_array(&js);
     for (size_t i = 0; i < n_mis; i++) pinet_json_string(&js, mismatched[i]);
     pinet_json_end_array(&js);
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
   } else {
     printf("\ns: MIMD 4D sort figure is the paper's snake-order one. Data accumulation and adjacent\n"
            "sum: the paper's 'as the circular shift' is below the lower bound for M >= 2 (MIMD:\n"
@@ -971,16 +948,13 @@ static int cmd_show(int argc, char **argv) {
       {"json", 0, NULL, "accepted for uniformity; output is a drawing", NULL, 0},
   };
   size_t no = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, opts, no, argc, argv, 1, &help);
-  if (rc != PINET_EXIT_OK) return rc;
-  if (want_help(help,
-                "usage: pinet otis show [--n 4|16] [--op OP [run options]] [--trace]\n\n"
-                "Draw the machine group by group (groups as an sqrt(N) x sqrt(N) grid of meshes):\n"
-                "the input values, then the result of OP ('.' = no value).",
-                opts, no)) {
-    return PINET_EXIT_OK;
-  }
+  int rc = pinet_cli_parse_or_help(
+      ctx,
+      "usage: pinet otis show [--n 4|16] [--op OP [run options]] [--trace]\n\n"
+      "Draw the machine group by group (groups as an sqrt(N) x sqrt(N) grid of meshes):\n"
+      "the input values, then the result of OP ('.' = no value).",
+      opts, no, argc, argv, 1);
+  if (rc != PINET_CLI_CONTINUE) return rc;
   op_req q;
   memset(&q, 0, sizeof q);
   q.N = 4;
@@ -1000,10 +974,7 @@ static int cmd_show(int argc, char **argv) {
   if ((rc = parse_params(ctx, opts, no, &q))) return rc;
   pinet_cli_opt *in = pinet_cli_find(opts, no, "input");
   if (in->present) {
-    if ((rc = read_input(ctx, in->value, &q))) {
-      req_free(&q);
-      return rc;
-    }
+    if ((rc = read_input(ctx, in->value, &q))) return rc;
   } else {
     const uint32_t vw = q.op == OP_CONSEC ? q.M : 1;
     q.value = malloc((size_t)q.procs * vw * sizeof *q.value);
@@ -1073,27 +1044,19 @@ static int cmd_bpc(int argc, char **argv) {
       {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
   size_t no = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, opts, no, argc, argv, 1, &help);
-  if (rc != PINET_EXIT_OK) return rc;
-  if (want_help(help,
-                "usage: pinet otis bpc --n N --vector \"[-0, 1, 2, -3]\" [--json]\n\n"
-                "Route the BPC permutation with moves and list source -> destination (the paper's\n"
-                "Table 3 is --n 4 --vector \"[-0, 1, 2, -3]\").",
-                opts, no)) {
-    return PINET_EXIT_OK;
-  }
+  int rc = pinet_cli_parse_or_help(
+      ctx,
+      "usage: pinet otis bpc --n N --vector \"[-0, 1, 2, -3]\" [--json]\n\n"
+      "Route the BPC permutation with moves and list source -> destination (the paper's\n"
+      "Table 3 is --n 4 --vector \"[-0, 1, 2, -3]\").",
+      opts, no, argc, argv, 1);
+  if (rc != PINET_CLI_CONTINUE) return rc;
   uint32_t N = 0;
   if ((rc = parse_n(ctx, opts, no, &N, 1))) return rc;
   const char *text = NULL;
   if ((rc = pinet_cli_require(ctx, opts, no, "vector", &text))) return rc;
   pinet_otis_model model = PINET_OTIS_SIMD;
-  pinet_cli_opt *mo = pinet_cli_find(opts, no, "model");
-  if (mo->present) {
-    unsigned idx;
-    if ((rc = pinet_cli_parse_choice(ctx, "model", mo->value, k_model_names, &idx))) return rc;
-    model = (pinet_otis_model)idx;
-  }
+  if ((rc = parse_model(ctx, opts, no, &model))) return rc;
   pinet_otis_bpc v;
   pinet_status st = pinet_otis_bpc_parse(N, text, &v);
   if (st != PINET_OK) {
@@ -1138,8 +1101,7 @@ static int cmd_bpc(int argc, char **argv) {
   const uint32_t bits = v.bits;
   if (pinet_cli_find(opts, no, "json")->present) {
     pinet_json js;
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "n");
     pinet_json_u64(&js, N);
     pinet_json_key(&js, "dest");
@@ -1150,8 +1112,7 @@ static int cmd_bpc(int argc, char **argv) {
     pinet_json_u64(&js, c.electronic);
     pinet_json_key(&js, "otis_moves");
     pinet_json_u64(&js, c.otis);
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
   } else {
     printf("BPC %s on N = %u: %" PRIu64 " electronic, %" PRIu64 " OTIS moves\n", text, N,
            c.electronic, c.otis);

@@ -87,6 +87,36 @@ static int parse_u32_opt(const char *ctx, pinet_cli_opt *o, size_t n, const char
   return PINET_EXIT_OK;
 }
 
+/* A required option in lo..hi. */
+static int require_u32(const char *ctx, pinet_cli_opt *o, size_t n, const char *name,
+                       uint32_t *out, uint32_t lo, uint32_t hi) {
+  const char *text;
+  int rc = pinet_cli_require(ctx, o, n, name, &text);
+  return rc != PINET_EXIT_OK ? rc : parse_u32_opt(ctx, o, n, name, out, lo, hi);
+}
+
+/* --pes P: a power of two in 1..64 (0 when absent: sequential). */
+static int parse_pes(const char *ctx, pinet_cli_opt *o, size_t n, uint32_t *pes) {
+  int rc = parse_u32_opt(ctx, o, n, "pes", pes, 1, 64);
+  if (rc != PINET_EXIT_OK) return rc;
+  if (*pes != 0 && (*pes & (*pes - 1)) != 0) {
+    fprintf(stderr, "pinet: %s: --pes must be a power of two in 1..64 (got %u)\n", ctx, *pes);
+    return PINET_EXIT_INPUT;
+  }
+  return PINET_EXIT_OK;
+}
+
+/* --noise S: counts per unit, S > 0. */
+static int parse_noise(const char *ctx, const char *text, double *noise) {
+  int rc = pinet_cli_parse_double(ctx, "noise", text, noise);
+  if (rc != PINET_EXIT_OK) return rc;
+  if (!(*noise > 0) || !isfinite(*noise)) {
+    fprintf(stderr, "pinet: %s: --noise must be > 0\n", ctx);
+    return PINET_EXIT_INPUT;
+  }
+  return PINET_EXIT_OK;
+}
+
 /* RMSE inside the reconstruction disk. */
 static double rmse_disk(const float *a, const float *b, uint32_t n, double c0) {
   double r = (double)(n / 2u), se = 0;
@@ -161,61 +191,41 @@ static int cmd_fbp(int argc, char **argv) {
       [F_DETS] = {"detectors", 1, "D", "ring detectors (default 96)", NULL, 0},
       [F_NOISE] = {"noise", 1, "S", "phantom only: Poisson noise at S counts per unit", NULL, 0},
       [F_SEED] = {"seed", 1, "N", "noise seed (default 1)", NULL, 0}};
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, o, F_COUNT, argc, argv, 2, &help);
-  if (rc != PINET_EXIT_OK) return rc;
-  if (help) {
-    pinet_cli_print_help(stdout,
-                         "usage: pinet recon fbp (--sinogram FILE --views V --bins D | --phantom NAME "
-                         "--views V) --size N [--filter F] [--out IMG] [--pes P] [--json]",
-                         o, F_COUNT);
-    return PINET_EXIT_OK;
-  }
+  int rc = pinet_cli_parse_or_help(ctx,
+                                   "usage: pinet recon fbp (--sinogram FILE --views V --bins D | "
+                                   "--phantom NAME --views V) --size N [--filter F] [--out IMG] "
+                                   "[--pes P] [--json]",
+                                   o, F_COUNT, argc, argv, 2);
+  if (rc != PINET_CLI_CONTINUE) return rc;
   if (o[F_SINO].present == o[F_PHANTOM].present) {
     return pinet_cli_usage_error(ctx, "give exactly one of --sinogram and --phantom");
   }
   uint32_t size = 0, views = 0, bins = 0, pes = 0, dets = 96;
-  const char *tmp;
-  if ((rc = pinet_cli_require(ctx, o, F_COUNT, "size", &tmp)) != PINET_EXIT_OK) return rc;
-  if ((rc = parse_u32_opt(ctx, o, F_COUNT, "size", &size, 1, PINET_RECON_MAX_SIZE)) != PINET_EXIT_OK) return rc;
+  if ((rc = require_u32(ctx, o, F_COUNT, "size", &size, 1, PINET_RECON_MAX_SIZE)) != PINET_EXIT_OK) return rc;
   unsigned geom = 0;
   if (o[F_GEOM].present) {
     if (o[F_SINO].present) return pinet_cli_usage_error(ctx, "--geometry goes with --phantom");
     if ((rc = pinet_cli_parse_choice(ctx, "geometry", o[F_GEOM].value, k_geoms, &geom)) != PINET_EXIT_OK) return rc;
   }
-  if (geom == 0) {
-    if ((rc = pinet_cli_require(ctx, o, F_COUNT, "views", &tmp)) != PINET_EXIT_OK) return rc;
-    if (o[F_VIEWS].present) {
-      if ((rc = pinet_cli_parse_u32(ctx, "views", o[F_VIEWS].value, &views)) != PINET_EXIT_OK) return rc;
-      if (views == 0 || views > PINET_RECON_MAX_VIEWS) {
-        fprintf(stderr, "pinet: %s: --views must be in 1..%u (got %u)\n", ctx, PINET_RECON_MAX_VIEWS, views);
-        return PINET_EXIT_INPUT;
-      }
-    }
+  if (geom == 0 &&
+      (rc = require_u32(ctx, o, F_COUNT, "views", &views, 1, PINET_RECON_MAX_VIEWS)) != PINET_EXIT_OK) {
+    return rc;
   }
   if (o[F_SINO].present && !o[F_BINS].present) return pinet_cli_usage_error(ctx, "--sinogram needs --bins");
   bins = size;
   if ((rc = parse_u32_opt(ctx, o, F_COUNT, "bins", &bins, 1, PINET_RECON_MAX_BINS)) != PINET_EXIT_OK) return rc;
-  if ((rc = parse_u32_opt(ctx, o, F_COUNT, "pes", &pes, 1, 64)) != PINET_EXIT_OK) return rc;
-  if (pes != 0 && (pes & (pes - 1)) != 0) {
-    fprintf(stderr, "pinet: %s: --pes must be a power of two in 1..64 (got %u)\n", ctx, pes);
-    return PINET_EXIT_INPUT;
-  }
+  if ((rc = parse_pes(ctx, o, F_COUNT, &pes)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_u32_opt(ctx, o, F_COUNT, "detectors", &dets, 4, PINET_RECON_MAX_DETECTORS)) != PINET_EXIT_OK) return rc;
   unsigned fi = 0, ph = 0;
-  if (o[F_FILTER].present && (rc = pinet_cli_parse_choice(ctx, "filter", o[F_FILTER].value, k_filters, &fi)) != PINET_EXIT_OK) return rc;
-  if (o[F_PHANTOM].present && (rc = pinet_cli_parse_choice(ctx, "phantom", o[F_PHANTOM].value, k_phantoms, &ph)) != PINET_EXIT_OK) return rc;
+  if ((rc = pinet_cli_optional_choice(ctx, o, F_COUNT, "filter", k_filters, &fi)) != PINET_EXIT_OK) return rc;
+  if ((rc = pinet_cli_optional_choice(ctx, o, F_COUNT, "phantom", k_phantoms, &ph)) != PINET_EXIT_OK) return rc;
   double noise = 0;
   uint64_t seed = 1;
   if (o[F_NOISE].present) {
     if (!o[F_PHANTOM].present) return pinet_cli_usage_error(ctx, "--noise goes with --phantom");
-    if ((rc = pinet_cli_parse_double(ctx, "noise", o[F_NOISE].value, &noise)) != PINET_EXIT_OK) return rc;
-    if (!(noise > 0) || !isfinite(noise)) {
-      fprintf(stderr, "pinet: %s: --noise must be > 0\n", ctx);
-      return PINET_EXIT_INPUT;
-    }
+    if ((rc = parse_noise(ctx, o[F_NOISE].value, &noise)) != PINET_EXIT_OK) return rc;
   }
-  if (o[F_SEED].present && (rc = pinet_cli_parse_u64(ctx, "seed", o[F_SEED].value, &seed)) != PINET_EXIT_OK) return rc;
+  if ((rc = pinet_cli_optional_u64(ctx, o, F_COUNT, "seed", &seed)) != PINET_EXIT_OK) return rc;
   if (!o[F_OUT].present && !o[F_JSON].present) {
     return pinet_cli_usage_error(ctx, "nothing to do: give --out and/or --json");
   }
@@ -386,8 +396,7 @@ static int cmd_fbp(int argc, char **argv) {
   double rmse = phimg ? rmse_disk(img, phimg, size, g.img_center) : NAN;
   if (o[F_JSON].present) {
     pinet_json js;
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "size");
     pinet_json_u64(&js, size);
     pinet_json_key(&js, "views");
@@ -413,8 +422,7 @@ static int cmd_fbp(int argc, char **argv) {
       pinet_json_key(&js, "max_rel_diff_vs_sequential");
       pinet_json_double(&js, maxrel);
     }
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
   } else {
     printf("FBP %ux%u from %u views x %u bins, filter %s: %.4f s", size, size, views, bins,
            k_filters[fi], elapsed);
@@ -457,47 +465,33 @@ static int cmd_em(int argc, char **argv) {
       [E_SEED] = {"seed", 1, "N", "noise seed (default 1)", NULL, 0},
       [E_OUT] = {"out", 1, "IMG", "raw float32 N x N, or .png/.pgm/.hv", NULL, 0},
       [E_JSON] = {"json", 0, NULL, "JSON on stdout", NULL, 0}};
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, o, E_COUNT, argc, argv, 2, &help);
-  if (rc != PINET_EXIT_OK) return rc;
-  if (help) {
-    pinet_cli_print_help(stdout,
-                         "usage: pinet recon em (--phantom NAME | --sinogram FILE --bins D) --size N "
-                         "(--views V | --geometry ring) [--iters K] [--pes P] [--out IMG] [--json]",
-                         o, E_COUNT);
-    return PINET_EXIT_OK;
-  }
+  int rc = pinet_cli_parse_or_help(ctx,
+                                   "usage: pinet recon em (--phantom NAME | --sinogram FILE --bins D) "
+                                   "--size N (--views V | --geometry ring) [--iters K] [--pes P] "
+                                   "[--out IMG] [--json]",
+                                   o, E_COUNT, argc, argv, 2);
+  if (rc != PINET_CLI_CONTINUE) return rc;
   if (o[E_SINO].present == o[E_PHANTOM].present) {
     return pinet_cli_usage_error(ctx, "give exactly one of --sinogram and --phantom");
   }
-  const char *tmp;
   uint32_t size = 0, views = 0, bins = 0, iters = 10, pes = 0, subsets = 1, dets = 96;
-  if ((rc = pinet_cli_require(ctx, o, E_COUNT, "size", &tmp)) != PINET_EXIT_OK) return rc;
-  if ((rc = parse_u32_opt(ctx, o, E_COUNT, "size", &size, 1, 1024)) != PINET_EXIT_OK) return rc;
+  if ((rc = require_u32(ctx, o, E_COUNT, "size", &size, 1, 1024)) != PINET_EXIT_OK) return rc;
   unsigned geom = 0, part = 1, ph = 0;
-  if (o[E_GEOM].present && (rc = pinet_cli_parse_choice(ctx, "geometry", o[E_GEOM].value, k_geoms, &geom)) != PINET_EXIT_OK) return rc;
+  if ((rc = pinet_cli_optional_choice(ctx, o, E_COUNT, "geometry", k_geoms, &geom)) != PINET_EXIT_OK) return rc;
   if (geom == 1 && o[E_SINO].present) return pinet_cli_usage_error(ctx, "--sinogram is parallel beam; --geometry ring goes with --phantom");
-  if (geom == 0) {
-    if ((rc = pinet_cli_require(ctx, o, E_COUNT, "views", &tmp)) != PINET_EXIT_OK) return rc;
-    if ((rc = pinet_cli_parse_u32(ctx, "views", o[E_VIEWS].value, &views)) != PINET_EXIT_OK) return rc;
-    if (views == 0 || views > PINET_RECON_MAX_VIEWS) {
-      fprintf(stderr, "pinet: %s: --views must be in 1..%u (got %u)\n", ctx, PINET_RECON_MAX_VIEWS, views);
-      return PINET_EXIT_INPUT;
-    }
+  if (geom == 0 &&
+      (rc = require_u32(ctx, o, E_COUNT, "views", &views, 1, PINET_RECON_MAX_VIEWS)) != PINET_EXIT_OK) {
+    return rc;
   }
   if (o[E_SINO].present && !o[E_BINS].present) return pinet_cli_usage_error(ctx, "--sinogram needs --bins");
   bins = size;
   if ((rc = parse_u32_opt(ctx, o, E_COUNT, "bins", &bins, 1, PINET_RECON_MAX_BINS)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_u32_opt(ctx, o, E_COUNT, "iters", &iters, 1, 100000)) != PINET_EXIT_OK) return rc;
-  if ((rc = parse_u32_opt(ctx, o, E_COUNT, "pes", &pes, 1, 64)) != PINET_EXIT_OK) return rc;
-  if (pes != 0 && (pes & (pes - 1)) != 0) {
-    fprintf(stderr, "pinet: %s: --pes must be a power of two in 1..64 (got %u)\n", ctx, pes);
-    return PINET_EXIT_INPUT;
-  }
+  if ((rc = parse_pes(ctx, o, E_COUNT, &pes)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_u32_opt(ctx, o, E_COUNT, "subsets", &subsets, 1, 4096)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_u32_opt(ctx, o, E_COUNT, "detectors", &dets, 4, PINET_RECON_MAX_DETECTORS)) != PINET_EXIT_OK) return rc;
-  if (o[E_PART].present && (rc = pinet_cli_parse_choice(ctx, "partition", o[E_PART].value, k_parts, &part)) != PINET_EXIT_OK) return rc;
-  if (o[E_PHANTOM].present && (rc = pinet_cli_parse_choice(ctx, "phantom", o[E_PHANTOM].value, k_phantoms, &ph)) != PINET_EXIT_OK) return rc;
+  if ((rc = pinet_cli_optional_choice(ctx, o, E_COUNT, "partition", k_parts, &part)) != PINET_EXIT_OK) return rc;
+  if ((rc = pinet_cli_optional_choice(ctx, o, E_COUNT, "phantom", k_phantoms, &ph)) != PINET_EXIT_OK) return rc;
   if (subsets > 1 && (pes != 0 || o[E_FIXED].present)) {
     return pinet_cli_usage_error(ctx, "--subsets (OSEM) runs sequentially in floating point only");
   }
@@ -505,13 +499,9 @@ static int cmd_em(int argc, char **argv) {
   uint64_t seed = 1;
   if (o[E_NOISE].present) {
     if (!o[E_PHANTOM].present) return pinet_cli_usage_error(ctx, "--noise goes with --phantom");
-    if ((rc = pinet_cli_parse_double(ctx, "noise", o[E_NOISE].value, &noise)) != PINET_EXIT_OK) return rc;
-    if (!(noise > 0) || !isfinite(noise)) {
-      fprintf(stderr, "pinet: %s: --noise must be > 0\n", ctx);
-      return PINET_EXIT_INPUT;
-    }
+    if ((rc = parse_noise(ctx, o[E_NOISE].value, &noise)) != PINET_EXIT_OK) return rc;
   }
-  if (o[E_SEED].present && (rc = pinet_cli_parse_u64(ctx, "seed", o[E_SEED].value, &seed)) != PINET_EXIT_OK) return rc;
+  if ((rc = pinet_cli_optional_u64(ctx, o, E_COUNT, "seed", &seed)) != PINET_EXIT_OK) return rc;
   if (!o[E_OUT].present && !o[E_JSON].present) return pinet_cli_usage_error(ctx, "nothing to do: give --out and/or --json");
 
   pinet_status st;
@@ -629,8 +619,7 @@ static int cmd_em(int argc, char **argv) {
   double rmse = phimg ? rmse_disk(img, phimg, size, img_center) : NAN;
   if (o[E_JSON].present) {
     pinet_json js;
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "size");
     pinet_json_u64(&js, size);
     pinet_json_key(&js, "geometry");
@@ -668,8 +657,7 @@ static int cmd_em(int argc, char **argv) {
       pinet_json_string(&js, k_parts[part]);
       json_comm(&js, &comm, work);
     }
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
   } else {
     printf("EM %ux%u, %u tubes x %u boxes, %u iterations: %.4f s, log-likelihood %.6g -> %.6g", size,
            size, T, B, iters, elapsed, ll[0], ll[iters - 1]);
@@ -708,36 +696,24 @@ static int cmd_sinogram(int argc, char **argv) {
       [S_PHOUT] = {"phantom-out", 1, "IMG", "the rasterised phantom (raw float32 or .png/.pgm/.hv)", NULL, 0},
       [S_CENTER] = {"center", 1, "C", "rotation centre bin (default floor(D/2))", NULL, 0},
       [S_JSON] = {"json", 0, NULL, "JSON on stdout", NULL, 0}};
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, o, S_COUNT, argc, argv, 2, &help);
-  if (rc != PINET_EXIT_OK) return rc;
-  if (help) {
-    pinet_cli_print_help(stdout, "usage: pinet recon sinogram --phantom NAME --size N --views V --out FILE", o, S_COUNT);
-    return PINET_EXIT_OK;
-  }
+  int rc = pinet_cli_parse_or_help(ctx, "usage: pinet recon sinogram --phantom NAME --size N --views V --out FILE",
+                                   o, S_COUNT, argc, argv, 2);
+  if (rc != PINET_CLI_CONTINUE) return rc;
   const char *tmp;
   uint32_t size = 0, views = 0, bins = 0, over = 4;
   unsigned ph = 0;
   if ((rc = pinet_cli_require(ctx, o, S_COUNT, "phantom", &tmp)) != PINET_EXIT_OK) return rc;
   if ((rc = pinet_cli_parse_choice(ctx, "phantom", tmp, k_phantoms, &ph)) != PINET_EXIT_OK) return rc;
-  if ((rc = pinet_cli_require(ctx, o, S_COUNT, "size", &tmp)) != PINET_EXIT_OK) return rc;
-  if ((rc = parse_u32_opt(ctx, o, S_COUNT, "size", &size, 1, PINET_RECON_MAX_SIZE)) != PINET_EXIT_OK) return rc;
-  if ((rc = pinet_cli_require(ctx, o, S_COUNT, "views", &tmp)) != PINET_EXIT_OK) return rc;
-  if ((rc = parse_u32_opt(ctx, o, S_COUNT, "views", &views, 1, PINET_RECON_MAX_VIEWS)) != PINET_EXIT_OK) return rc;
+  if ((rc = require_u32(ctx, o, S_COUNT, "size", &size, 1, PINET_RECON_MAX_SIZE)) != PINET_EXIT_OK) return rc;
+  if ((rc = require_u32(ctx, o, S_COUNT, "views", &views, 1, PINET_RECON_MAX_VIEWS)) != PINET_EXIT_OK) return rc;
   bins = size;
   if ((rc = parse_u32_opt(ctx, o, S_COUNT, "bins", &bins, 1, PINET_RECON_MAX_BINS)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_u32_opt(ctx, o, S_COUNT, "oversample", &over, 1, 16)) != PINET_EXIT_OK) return rc;
   if ((rc = pinet_cli_require(ctx, o, S_COUNT, "out", &tmp)) != PINET_EXIT_OK) return rc;
   double noise = 0;
   uint64_t seed = 1;
-  if (o[S_NOISE].present) {
-    if ((rc = pinet_cli_parse_double(ctx, "noise", o[S_NOISE].value, &noise)) != PINET_EXIT_OK) return rc;
-    if (!(noise > 0) || !isfinite(noise)) {
-      fprintf(stderr, "pinet: %s: --noise must be > 0\n", ctx);
-      return PINET_EXIT_INPUT;
-    }
-  }
-  if (o[S_SEED].present && (rc = pinet_cli_parse_u64(ctx, "seed", o[S_SEED].value, &seed)) != PINET_EXIT_OK) return rc;
+  if (o[S_NOISE].present && (rc = parse_noise(ctx, o[S_NOISE].value, &noise)) != PINET_EXIT_OK) return rc;
+  if ((rc = pinet_cli_optional_u64(ctx, o, S_COUNT, "seed", &seed)) != PINET_EXIT_OK) return rc;
   pinet_pb_geom g;
   pinet_status st = pinet_pb_geom_init(&g, size, views, bins);
   if (st != PINET_OK) return pinet_cli_fail(ctx, st, "geometry");
@@ -783,8 +759,7 @@ static int cmd_sinogram(int argc, char **argv) {
   }
   if (o[S_JSON].present) {
     pinet_json js;
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "phantom");
     pinet_json_string(&js, k_phantoms[ph]);
     pinet_json_key(&js, "size");
@@ -797,8 +772,7 @@ static int cmd_sinogram(int argc, char **argv) {
     pinet_json_double(&js, g.bin_center);
     pinet_json_key(&js, "out");
     pinet_json_string(&js, path);
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
   }
 out:
   free(sino);
@@ -811,13 +785,8 @@ out:
 static int cmd_model(int argc, char **argv) {
   const char *ctx = "recon model";
   pinet_cli_opt o[1] = {{"json", 0, NULL, "JSON on stdout", NULL, 0}};
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, o, 1, argc, argv, 2, &help);
-  if (rc != PINET_EXIT_OK) return rc;
-  if (help) {
-    pinet_cli_print_help(stdout, "usage: pinet recon model [--json]", o, 1);
-    return PINET_EXIT_OK;
-  }
+  int rc = pinet_cli_parse_or_help(ctx, "usage: pinet recon model [--json]", o, 1, argc, argv, 2);
+  if (rc != PINET_CLI_CONTINUE) return rc;
   pinet_recon_model_fit f;
   pinet_recon_model_row rows[64];
   size_t n = 0;
@@ -826,8 +795,7 @@ static int cmd_model(int argc, char **argv) {
   static const uint32_t sizes[4] = {64, 128, 256, 512};
   if (o[0].present) {
     pinet_json js;
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "fbp");
     pinet_json_begin_object(&js);
     pinet_json_key(&js, "alpha_2a_plus_b");
@@ -901,8 +869,7 @@ static int cmd_model(int argc, char **argv) {
       pinet_json_end_object(&js);
     }
     pinet_json_end_array(&js);
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
     return PINET_EXIT_OK;
   }
   printf("FBP, eq. (4): alpha = 2a+b = %.4g s/datum, c = %.4g s (all sizes; rms rel. residual %.3f)\n",

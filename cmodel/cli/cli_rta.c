@@ -34,23 +34,18 @@ static const char k_rta_usage[] =
 
 static const char *const k_port_names[4] = {"L", "R", "U", "D"};
 
-/* Parse --dim (default 1) and --pes into a geometry; prints the error and returns an exit code. */
-static int geom_from_opts(const char *ctx, pinet_cli_opt *opts, size_t n, pinet_rta_geom *g) {
+/* Parse a command's options and answer --help (pinet_cli_parse_or_help), then read --dim
+ * (default 1) and --pes into a geometry. Returns PINET_CLI_CONTINUE, or an exit code after
+ * printing the error. */
+static int parse_command(const char *ctx, const char *usage, pinet_cli_opt *opts, size_t n,
+                         int argc, char **argv, pinet_rta_geom *g) {
+  int rc = pinet_cli_parse_or_help(ctx, usage, opts, n, argc, argv, 1);
+  if (rc != PINET_CLI_CONTINUE) {
+    return rc;
+  }
   uint32_t dim = 1, pes = 0;
-  const char *v = NULL;
-  pinet_cli_opt *d = pinet_cli_find(opts, n, "dim");
-  int rc;
-  if (d != NULL && d->present) {
-    rc = pinet_cli_parse_u32(ctx, "dim", d->value, &dim);
-    if (rc != PINET_EXIT_OK) {
-      return rc;
-    }
-  }
-  rc = pinet_cli_require(ctx, opts, n, "pes", &v);
-  if (rc == PINET_EXIT_OK) {
-    rc = pinet_cli_parse_u32(ctx, "pes", v, &pes);
-  }
-  if (rc != PINET_EXIT_OK) {
+  if ((rc = pinet_cli_optional_u32(ctx, opts, n, "dim", &dim)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_required_u32(ctx, opts, n, "pes", &pes)) != PINET_EXIT_OK) {
     return rc;
   }
   pinet_status st = pinet_rta_geom_init(g, dim, pes);
@@ -63,15 +58,7 @@ static int geom_from_opts(const char *ctx, pinet_cli_opt *opts, size_t n, pinet_
                                     : "--pes %u: a 2D RTA needs 4^L PEs, 16 <= N <= 1048576",
                           pes);
   }
-  return PINET_EXIT_OK;
-}
-
-/* Print help for a subcommand and say whether help was asked. */
-static int want_help(int help, const char *usage, const pinet_cli_opt *opts, size_t n) {
-  if (help) {
-    pinet_cli_print_help(stdout, usage, opts, n);
-  }
-  return help;
+  return PINET_CLI_CONTINUE;
 }
 
 /* ---- stats ------------------------------------------------------------------------------------ */
@@ -84,19 +71,12 @@ static int cmd_stats(int argc, char **argv) {
       {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
   size_t n = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, opts, n, argc, argv, 1, &help);
-  if (rc != PINET_EXIT_OK) {
-    return rc;
-  }
-  if (want_help(help, "usage: pinet rta stats --dim 1|2 --pes N [--json]\n\n"
-                      "Distance statistics of the SRTA union graph by enumerating every pair.",
-                opts, n)) {
-    return PINET_EXIT_OK;
-  }
   pinet_rta_geom g;
-  rc = geom_from_opts(ctx, opts, n, &g);
-  if (rc != PINET_EXIT_OK) {
+  int rc = parse_command(ctx,
+                         "usage: pinet rta stats --dim 1|2 --pes N [--json]\n\n"
+                         "Distance statistics of the SRTA union graph by enumerating every pair.",
+                         opts, n, argc, argv, &g);
+  if (rc != PINET_CLI_CONTINUE) {
     return rc;
   }
   pinet_rta_stats s;
@@ -106,8 +86,7 @@ static int cmd_stats(int argc, char **argv) {
   }
   if (pinet_cli_find(opts, n, "json")->present) {
     pinet_json js;
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "dim");
     pinet_json_u64(&js, g.dim);
     pinet_json_key(&js, "pes");
@@ -120,8 +99,7 @@ static int cmd_stats(int argc, char **argv) {
     pinet_json_double(&js, s.average);
     pinet_json_key(&js, "diameter_pairs");
     pinet_json_u64(&js, s.diameter_pairs);
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
     return PINET_EXIT_OK;
   }
   double N = (double)g.pes, lg = log2(N);
@@ -197,34 +175,22 @@ static int cmd_distance(int argc, char **argv) {
       {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
   size_t n = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, opts, n, argc, argv, 1, &help);
-  if (rc != PINET_EXIT_OK) {
+  pinet_rta_geom g;
+  int rc = parse_command(ctx,
+                         "usage: pinet rta distance --dim 1|2 --pes N --from S --to E "
+                         "[--json]\n\n"
+                         "Distance in the union of all SRTA levels and one shortest path "
+                         "(paper §3.3; 2D: row first, then column).",
+                         opts, n, argc, argv, &g);
+  if (rc != PINET_CLI_CONTINUE) {
     return rc;
   }
-  if (want_help(help, "usage: pinet rta distance --dim 1|2 --pes N --from S --to E [--json]\n\n"
-                      "Distance in the union of all SRTA levels and one shortest path (paper "
-                      "§3.3; 2D: row first, then column).",
-                opts, n)) {
-    return PINET_EXIT_OK;
-  }
-  pinet_rta_geom g;
-  rc = geom_from_opts(ctx, opts, n, &g);
   const char *fs = NULL, *ts = NULL;
-  if (rc == PINET_EXIT_OK) {
-    rc = pinet_cli_require(ctx, opts, n, "from", &fs);
-  }
-  if (rc == PINET_EXIT_OK) {
-    rc = pinet_cli_require(ctx, opts, n, "to", &ts);
-  }
   uint32_t from = 0, to = 0;
-  if (rc == PINET_EXIT_OK) {
-    rc = parse_pe(ctx, "from", fs, &g, &from);
-  }
-  if (rc == PINET_EXIT_OK) {
-    rc = parse_pe(ctx, "to", ts, &g, &to);
-  }
-  if (rc != PINET_EXIT_OK) {
+  if ((rc = pinet_cli_require(ctx, opts, n, "from", &fs)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_require(ctx, opts, n, "to", &ts)) != PINET_EXIT_OK ||
+      (rc = parse_pe(ctx, "from", fs, &g, &from)) != PINET_EXIT_OK ||
+      (rc = parse_pe(ctx, "to", ts, &g, &to)) != PINET_EXIT_OK) {
     return rc;
   }
   uint32_t d = 0, path[80];
@@ -236,8 +202,7 @@ static int cmd_distance(int argc, char **argv) {
   uint32_t S = g.side;
   if (pinet_cli_find(opts, n, "json")->present) {
     pinet_json js;
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "distance");
     pinet_json_u64(&js, d);
     pinet_json_key(&js, "path");
@@ -253,8 +218,7 @@ static int cmd_distance(int argc, char **argv) {
       }
     }
     pinet_json_end_array(&js);
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
     return PINET_EXIT_OK;
   }
   pinet_rta_geom ring;
@@ -395,24 +359,19 @@ static int cmd_route(int argc, char **argv) {
       {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
   size_t n = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, opts, n, argc, argv, 1, &help);
-  if (rc != PINET_EXIT_OK) {
+  pinet_rta_geom g;
+  int rc = parse_command(ctx,
+                         "usage: pinet rta route [--dim 1|2] --pes N --bitmap HEX "
+                         "[--json]\n\n"
+                         "Where every PE port leads through the switches (any bitmap). "
+                         "Bits: 1D switch p = bit p; 2D rows first (r*M + p), then "
+                         "columns (side*M + c*M + p).",
+                         opts, n, argc, argv, &g);
+  if (rc != PINET_CLI_CONTINUE) {
     return rc;
   }
-  if (want_help(help, "usage: pinet rta route [--dim 1|2] --pes N --bitmap HEX [--json]\n\n"
-                      "Where every PE port leads through the switches (any bitmap). Bits: 1D "
-                      "switch p = bit p; 2D rows first (r*M + p), then columns (side*M + c*M + p).",
-                opts, n)) {
-    return PINET_EXIT_OK;
-  }
-  pinet_rta_geom g;
-  rc = geom_from_opts(ctx, opts, n, &g);
   const char *hex = NULL;
-  if (rc == PINET_EXIT_OK) {
-    rc = pinet_cli_require(ctx, opts, n, "bitmap", &hex);
-  }
-  if (rc != PINET_EXIT_OK) {
+  if ((rc = pinet_cli_require(ctx, opts, n, "bitmap", &hex)) != PINET_EXIT_OK) {
     return rc;
   }
   size_t nports = (size_t)g.pes * g.ports_per_pe;
@@ -442,8 +401,7 @@ static int cmd_route(int argc, char **argv) {
   }
   if (pinet_cli_find(opts, n, "json")->present) {
     pinet_json js;
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "ports");
     pinet_json_begin_array(&js);
     for (size_t i = 0; i < nports; i++) {
@@ -459,8 +417,7 @@ static int cmd_route(int argc, char **argv) {
       pinet_json_end_object(&js);
     }
     pinet_json_end_array(&js);
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
   } else {
     printf("%uD RTA, %u PEs, %u switches, bitmap %s\n\n", g.dim, g.pes, g.switches, hex);
     if (g.dim == 1u) {
@@ -498,34 +455,23 @@ static int cmd_reduce(int argc, char **argv) {
       {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
   size_t n = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, opts, n, argc, argv, 1, &help);
-  if (rc != PINET_EXIT_OK) {
+  pinet_rta_geom g;
+  int rc = parse_command(ctx,
+                         "usage: pinet rta reduce --dim 1|2 --pes N --op sum|max|min|sort "
+                         "--input FILE [--json]\n\n"
+                         "The SRTA basic parallel transfer: log N steps in 1D, 2 per level "
+                         "in 2D (horizontal, then vertical); the result lands in PE 0. "
+                         "Sums wrap modulo 2^64.",
+                         opts, n, argc, argv, &g);
+  if (rc != PINET_CLI_CONTINUE) {
     return rc;
   }
-  if (want_help(help, "usage: pinet rta reduce --dim 1|2 --pes N --op sum|max|min|sort "
-                      "--input FILE [--json]\n\n"
-                      "The SRTA basic parallel transfer: log N steps in 1D, 2 per level in 2D "
-                      "(horizontal, then vertical); the result lands in PE 0. Sums wrap modulo "
-                      "2^64.",
-                opts, n)) {
-    return PINET_EXIT_OK;
-  }
-  pinet_rta_geom g;
-  rc = geom_from_opts(ctx, opts, n, &g);
-  const char *ops = NULL, *path = NULL;
-  if (rc == PINET_EXIT_OK) {
-    rc = pinet_cli_require(ctx, opts, n, "op", &ops);
-  }
   static const char *const op_names[] = {"sum", "max", "min", "sort", NULL};
+  const char *ops = NULL, *path = NULL;
   unsigned op = 0;
-  if (rc == PINET_EXIT_OK) {
-    rc = pinet_cli_parse_choice(ctx, "op", ops, op_names, &op);
-  }
-  if (rc == PINET_EXIT_OK) {
-    rc = pinet_cli_require(ctx, opts, n, "input", &path);
-  }
-  if (rc != PINET_EXIT_OK) {
+  if ((rc = pinet_cli_require(ctx, opts, n, "op", &ops)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_parse_choice(ctx, "op", ops, op_names, &op)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_require(ctx, opts, n, "input", &path)) != PINET_EXIT_OK) {
     return rc;
   }
   int64_t *vals = NULL;
@@ -559,8 +505,7 @@ static int cmd_reduce(int argc, char **argv) {
   pinet_rta_reduce_pe_values(red, 0, &res, &nres);
   if (pinet_cli_find(opts, n, "json")->present) {
     pinet_json js;
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "result");
     if (op == PINET_RTA_OP_SORT) {
       pinet_json_begin_array(&js);
@@ -589,8 +534,7 @@ static int cmd_reduce(int argc, char **argv) {
       pinet_json_end_array(&js);
     }
     pinet_json_end_array(&js);
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
   } else {
     printf("%uD SRTA basic parallel transfer, %u PEs, op %s: %u steps\n\n", g.dim, g.pes,
            op_names[op], steps);

@@ -47,20 +47,39 @@ static void print_area_help(FILE *out) {
 /* ---- input file: rows of values -------------------------------------------------------------- */
 
 typedef struct {
+  size_t len;  /* values on the line */
+  size_t line; /* its 1-based line number */
+} row_t;
+
+typedef struct {
+  double f;   /* the value as double (f32/f64) */
+  uint32_t i; /* the value as 32 bits (i32) */
+} value_t;
+
+typedef struct {
   size_t rows;
-  size_t *row_len;   /* values per non-blank line */
-  size_t *row_line;  /* 1-based line number of each row */
-  double *fval;      /* every value as double (f32/f64) */
-  uint32_t *ival;    /* every value as 32 bits (i32) */
+  row_t *row;   /* one per non-blank line */
   size_t count;
+  value_t *val; /* every value */
 } rows_t;
 
 static void rows_free(rows_t *r) {
-  free(r->row_len);
-  free(r->row_line);
-  free(r->fval);
-  free(r->ival);
+  free(r->row);
+  free(r->val);
   memset(r, 0, sizeof *r);
+}
+
+/* `buf` (*cap elements of `size` bytes) with room for element `used`: doubled if full. NULL when
+ * out of memory (buf is still valid then). */
+static void *reserve(void *buf, size_t used, size_t *cap, size_t size) {
+  if (used < *cap) {
+    return buf;
+  }
+  void *grown = realloc(buf, 2 * *cap * size);
+  if (grown != NULL) {
+    *cap *= 2;
+  }
+  return grown;
 }
 
 static char *slurp(const char *path, size_t *len) {
@@ -115,12 +134,10 @@ static int read_rows(const char *ctx, const char *path, pinet_shuffle_elem elem,
     return pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s: contains a NUL byte", path);
   }
   size_t cap_rows = 16, cap_vals = 256;
-  r->row_len = malloc(cap_rows * sizeof *r->row_len);
-  r->row_line = malloc(cap_rows * sizeof *r->row_line);
-  r->fval = malloc(cap_vals * sizeof *r->fval);
-  r->ival = malloc(cap_vals * sizeof *r->ival);
+  r->row = malloc(cap_rows * sizeof *r->row);
+  r->val = malloc(cap_vals * sizeof *r->val);
   int rc = PINET_EXIT_OK;
-  if (!r->row_len || !r->row_line || !r->fval || !r->ival) {
+  if (!r->row || !r->val) {
     rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", path);
   }
   size_t line = 1;
@@ -174,45 +191,23 @@ static int read_rows(const char *ctx, const char *path, pinet_shuffle_elem elem,
       if (rc != PINET_EXIT_OK) {
         break;
       }
-      if (r->count == cap_vals) {
-        cap_vals *= 2;
-        double *gf = realloc(r->fval, cap_vals * sizeof *gf);
-        if (gf) {
-          r->fval = gf;
-        }
-        uint32_t *gi = realloc(r->ival, cap_vals * sizeof *gi);
-        if (gi) {
-          r->ival = gi;
-        }
-        if (!gf || !gi) {
-          rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", path);
-          break;
-        }
+      value_t *val = reserve(r->val, r->count, &cap_vals, sizeof *val);
+      if (val == NULL) {
+        rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", path);
+        break;
       }
-      r->fval[r->count] = fv;
-      r->ival[r->count] = iv;
-      r->count++;
+      r->val = val;
+      r->val[r->count++] = (value_t){fv, iv};
       in_row++;
     }
     if (rc == PINET_EXIT_OK && in_row > 0) {
-      if (r->rows == cap_rows) {
-        cap_rows *= 2;
-        size_t *gl = realloc(r->row_len, cap_rows * sizeof *gl);
-        if (gl) {
-          r->row_len = gl;
-        }
-        size_t *gn = realloc(r->row_line, cap_rows * sizeof *gn);
-        if (gn) {
-          r->row_line = gn;
-        }
-        if (!gl || !gn) {
-          rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", path);
-          break;
-        }
+      row_t *row = reserve(r->row, r->rows, &cap_rows, sizeof *row);
+      if (row == NULL) {
+        rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", path);
+        break;
       }
-      r->row_len[r->rows] = in_row;
-      r->row_line[r->rows] = line;
-      r->rows++;
+      r->row = row;
+      r->row[r->rows++] = (row_t){in_row, line};
     }
     line++;
     p = next;
@@ -222,6 +217,15 @@ static int read_rows(const char *ctx, const char *path, pinet_shuffle_elem elem,
     rows_free(r);
   }
   return rc;
+}
+
+/* --pes N: a power of two in [2^min_log, PINET_SHUFFLE_MAX_PES]; *log2n receives log2 N. */
+static int check_pes(const char *ctx, uint32_t pes, uint32_t min_log, uint32_t *log2n) {
+  if (pinet_shuffle_log2(pes, log2n) != PINET_OK || *log2n < min_log) {
+    return pinet_cli_fail(ctx, PINET_ERR_SIZE, "--pes %" PRIu32 " is not a power of two in [%u, %u]",
+                          pes, 1u << min_log, PINET_SHUFFLE_MAX_PES);
+  }
+  return PINET_EXIT_OK;
 }
 
 /* ---- run ------------------------------------------------------------------------------------- */
@@ -241,9 +245,9 @@ static void input_shape(pinet_shuffle_op op, uint32_t pes, uint32_t words, size_
 
 static void store(pinet_shuffle_elem elem, void *mem, size_t at, const rows_t *r, size_t k) {
   switch (elem) {
-    case PINET_SHUFFLE_I32: ((uint32_t *)mem)[at] = r->ival[k]; break;
-    case PINET_SHUFFLE_F32: ((float *)mem)[at] = (float)r->fval[k]; break;
-    default: ((double *)mem)[at] = r->fval[k]; break;
+    case PINET_SHUFFLE_I32: ((uint32_t *)mem)[at] = r->val[k].i; break;
+    case PINET_SHUFFLE_F32: ((float *)mem)[at] = (float)r->val[k].f; break;
+    default: ((double *)mem)[at] = r->val[k].f; break;
   }
 }
 
@@ -274,6 +278,40 @@ static void json_memory(pinet_json *js, const pinet_shuffle_schedule *s, pinet_s
   pinet_json_end_array(js);
 }
 
+/* [src, dst, words] of a transfer. */
+static void json_route(pinet_json *js, const pinet_shuffle_transfer *t) {
+  pinet_json_i64(js, t->src);
+  pinet_json_i64(js, t->dst);
+  pinet_json_u64(js, t->words);
+}
+
+/* [channel, src_offset, dst_offset, "add"|"copy"] of a transfer. */
+static void json_placement(pinet_json *js, const pinet_shuffle_transfer *t) {
+  pinet_json_u64(js, t->channel);
+  pinet_json_u64(js, t->src_offset);
+  pinet_json_u64(js, t->dst_offset);
+  pinet_json_string(js, t->combine == PINET_SHUFFLE_ADD ? "add" : "copy");
+}
+
+/* The schedule's steps as an array of steps, each an array of transfers written by `put`. */
+static void json_steps(pinet_json *js, const pinet_shuffle_schedule *s, uint32_t steps,
+                       void (*put)(pinet_json *, const pinet_shuffle_transfer *)) {
+  pinet_json_begin_array(js);
+  for (uint32_t st = 0; st < steps; st++) {
+    const pinet_shuffle_transfer *t = NULL;
+    size_t nt = 0;
+    pinet_shuffle_schedule_step(s, st, &t, &nt);
+    pinet_json_begin_array(js);
+    for (size_t i = 0; i < nt; i++) {
+      pinet_json_begin_array(js);
+      put(js, &t[i]);
+      pinet_json_end_array(js);
+    }
+    pinet_json_end_array(js);
+  }
+  pinet_json_end_array(js);
+}
+
 static void print_run_json(const pinet_shuffle_schedule *s, pinet_shuffle_elem elem,
                            void *const *pe_mem, const void *host_mem,
                            const pinet_shuffle_cost_params *cp, const pinet_shuffle_report *rep,
@@ -281,8 +319,7 @@ static void print_run_json(const pinet_shuffle_schedule *s, pinet_shuffle_elem e
   uint32_t N = pinet_shuffle_schedule_pes(s);
   pinet_shuffle_op op = pinet_shuffle_schedule_op(s);
   pinet_json js;
-  pinet_json_init(&js, stdout);
-  pinet_json_begin_object(&js);
+  pinet_json_begin_document(&js, stdout);
   pinet_json_key(&js, "op");
   pinet_json_string(&js, pinet_shuffle_op_name(op));
   pinet_json_key(&js, "pes");
@@ -296,41 +333,10 @@ static void print_run_json(const pinet_shuffle_schedule *s, pinet_shuffle_elem e
   pinet_json_key(&js, "pe_steps");
   pinet_json_u64(&js, rep->pe_steps);
   pinet_json_key(&js, "schedule");
-  pinet_json_begin_array(&js);
-  for (uint32_t st = 0; st < rep->steps; st++) {
-    const pinet_shuffle_transfer *t = NULL;
-    size_t nt = 0;
-    pinet_shuffle_schedule_step(s, st, &t, &nt);
-    pinet_json_begin_array(&js);
-    for (size_t i = 0; i < nt; i++) {
-      pinet_json_begin_array(&js);
-      pinet_json_i64(&js, t[i].src);
-      pinet_json_i64(&js, t[i].dst);
-      pinet_json_u64(&js, t[i].words);
-      pinet_json_end_array(&js);
-    }
-    pinet_json_end_array(&js);
-  }
-  pinet_json_end_array(&js);
+  json_steps(&js, s, rep->steps, json_route);
   /* the same transfers with their channel, offset and combine */
   pinet_json_key(&js, "transfers");
-  pinet_json_begin_array(&js);
-  for (uint32_t st = 0; st < rep->steps; st++) {
-    const pinet_shuffle_transfer *t = NULL;
-    size_t nt = 0;
-    pinet_shuffle_schedule_step(s, st, &t, &nt);
-    pinet_json_begin_array(&js);
-    for (size_t i = 0; i < nt; i++) {
-      pinet_json_begin_array(&js);
-      pinet_json_u64(&js, t[i].channel);
-      pinet_json_u64(&js, t[i].src_offset);
-      pinet_json_u64(&js, t[i].dst_offset);
-      pinet_json_string(&js, t[i].combine == PINET_SHUFFLE_ADD ? "add" : "copy");
-      pinet_json_end_array(&js);
-    }
-    pinet_json_end_array(&js);
-  }
-  pinet_json_end_array(&js);
+  json_steps(&js, s, rep->steps, json_placement);
   pinet_json_key(&js, "link_words");
   pinet_json_begin_array(&js);
   for (uint32_t c = 0; c < PINET_SHUFFLE_CHANNELS(N); c++) {
@@ -391,8 +397,7 @@ static void print_run_json(const pinet_shuffle_schedule *s, pinet_shuffle_elem e
   pinet_json_key(&js, "mesh");
   pinet_json_double(&js, rep->bound_mesh);
   pinet_json_end_object(&js);
-  pinet_json_end_object(&js);
-  pinet_json_finish(&js);
+  pinet_json_end_document(&js);
 }
 
 static void print_run_text(const pinet_shuffle_schedule *s, pinet_shuffle_elem elem,
@@ -451,17 +456,12 @@ static int cmd_run(int argc, char **argv) {
       {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
   size_t nopt = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, opts, nopt, argc, argv, 2, &help);
-  if (rc != PINET_EXIT_OK) {
+  int rc = pinet_cli_parse_or_help(ctx,
+                                   "usage: pinet shuffle run --op OP --pes N --words M "
+                                   "[--input FILE] [--type T] [--json]",
+                                   opts, nopt, argc, argv, 2);
+  if (rc != PINET_CLI_CONTINUE) {
     return rc;
-  }
-  if (help) {
-    pinet_cli_print_help(stdout,
-                         "usage: pinet shuffle run --op OP --pes N --words M [--input FILE] "
-                         "[--type T] [--json]",
-                         opts, nopt);
-    return PINET_EXIT_OK;
   }
   const char *v_op = NULL, *v_pes = NULL, *v_words = NULL;
   if ((rc = pinet_cli_require(ctx, opts, nopt, "op", &v_op)) != PINET_EXIT_OK ||
@@ -478,23 +478,13 @@ static int cmd_run(int argc, char **argv) {
       (rc = pinet_cli_parse_u32(ctx, "words", v_words, &words)) != PINET_EXIT_OK) {
     return rc;
   }
-  pinet_cli_opt *o = pinet_cli_find(opts, nopt, "type");
-  if (o->present && (rc = pinet_cli_parse_choice(ctx, "type", o->value, k_types, &type_index)) !=
-                        PINET_EXIT_OK) {
+  if ((rc = pinet_cli_optional_choice(ctx, opts, nopt, "type", k_types, &type_index)) !=
+          PINET_EXIT_OK ||
+      (rc = pinet_cli_optional_u64(ctx, opts, nopt, "seed", &seed)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_optional_double(ctx, opts, nopt, "c", &cp.c)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_optional_double(ctx, opts, nopt, "a", &cp.a)) != PINET_EXIT_OK ||
+      (rc = pinet_cli_optional_double(ctx, opts, nopt, "b", &cp.b)) != PINET_EXIT_OK) {
     return rc;
-  }
-  o = pinet_cli_find(opts, nopt, "seed");
-  if (o->present && (rc = pinet_cli_parse_u64(ctx, "seed", o->value, &seed)) != PINET_EXIT_OK) {
-    return rc;
-  }
-  const char *cost_names[3] = {"c", "a", "b"};
-  double *cost_vals[3] = {&cp.c, &cp.a, &cp.b};
-  for (int k = 0; k < 3; k++) {
-    o = pinet_cli_find(opts, nopt, cost_names[k]);
-    if (o->present &&
-        (rc = pinet_cli_parse_double(ctx, cost_names[k], o->value, cost_vals[k])) != PINET_EXIT_OK) {
-      return rc;
-    }
   }
   if (pinet_cli_find(opts, nopt, "input")->present && pinet_cli_find(opts, nopt, "seed")->present) {
     return pinet_cli_usage_error(ctx, "--input and --seed exclude each other");
@@ -502,9 +492,8 @@ static int cmd_run(int argc, char **argv) {
   pinet_shuffle_op op = k_run_op_values[op_index];
   pinet_shuffle_elem elem = (pinet_shuffle_elem)type_index;
   uint32_t n = 0;
-  if (pinet_shuffle_log2(pes, &n) != PINET_OK) {
-    return pinet_cli_fail(ctx, PINET_ERR_SIZE, "--pes %" PRIu32 " is not a power of two in [2, %u]",
-                          pes, PINET_SHUFFLE_MAX_PES);
+  if ((rc = check_pes(ctx, pes, 1, &n)) != PINET_EXIT_OK) {
+    return rc;
   }
   uint32_t quantum = 0;
   pinet_shuffle_words_quantum(op, pes, &quantum);
@@ -529,7 +518,7 @@ static int cmd_run(int argc, char **argv) {
   input_shape(op, pes, words, &rows, &cols);
   rows_t in;
   memset(&in, 0, sizeof in);
-  o = pinet_cli_find(opts, nopt, "input");
+  const pinet_cli_opt *o = pinet_cli_find(opts, nopt, "input");
   if (o->present) {
     rc = read_rows(ctx, o->value, elem, &in);
     if (rc == PINET_EXIT_OK && in.rows != rows) {
@@ -539,24 +528,23 @@ static int cmd_run(int argc, char **argv) {
                           in.rows);
     }
     for (size_t r = 0; rc == PINET_EXIT_OK && r < in.rows; r++) {
-      if (in.row_len[r] != cols) {
+      if (in.row[r].len != cols) {
         rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: expected %zu values, found %zu",
-                            o->value, in.row_line[r], cols, in.row_len[r]);
+                            o->value, in.row[r].line, cols, in.row[r].len);
       }
     }
   } else { /* random values from the seed */
     in.rows = rows;
     in.count = rows * cols;
-    in.fval = malloc((in.count ? in.count : 1) * sizeof *in.fval);
-    in.ival = malloc((in.count ? in.count : 1) * sizeof *in.ival);
-    if (in.fval == NULL || in.ival == NULL) {
+    in.val = malloc((in.count ? in.count : 1) * sizeof *in.val);
+    if (in.val == NULL) {
       rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "input");
     } else {
       pinet_rng rng;
       pinet_rng_seed(&rng, seed);
       for (size_t k = 0; k < in.count; k++) {
-        in.ival[k] = (uint32_t)pinet_rng_below(&rng, 1000);
-        in.fval[k] = (double)in.ival[k];
+        in.val[k].i = (uint32_t)pinet_rng_below(&rng, 1000);
+        in.val[k].f = (double)in.val[k].i;
       }
     }
   }
@@ -629,25 +617,15 @@ static int cmd_ring(int argc, char **argv) {
       {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
   size_t nopt = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, opts, nopt, argc, argv, 2, &help);
-  if (rc != PINET_EXIT_OK) {
+  int rc = pinet_cli_parse_or_help(ctx, "usage: pinet shuffle ring --pes N [--check FILE] [--json]",
+                                   opts, nopt, argc, argv, 2);
+  if (rc != PINET_CLI_CONTINUE) {
     return rc;
   }
-  if (help) {
-    pinet_cli_print_help(stdout, "usage: pinet shuffle ring --pes N [--check FILE] [--json]", opts,
-                         nopt);
-    return PINET_EXIT_OK;
-  }
-  const char *v_pes = NULL;
   uint32_t pes = 0, n = 0;
-  if ((rc = pinet_cli_require(ctx, opts, nopt, "pes", &v_pes)) != PINET_EXIT_OK ||
-      (rc = pinet_cli_parse_u32(ctx, "pes", v_pes, &pes)) != PINET_EXIT_OK) {
+  if ((rc = pinet_cli_required_u32(ctx, opts, nopt, "pes", &pes)) != PINET_EXIT_OK ||
+      (rc = check_pes(ctx, pes, 2, &n)) != PINET_EXIT_OK) {
     return rc;
-  }
-  if (pinet_shuffle_log2(pes, &n) != PINET_OK || n < 2) {
-    return pinet_cli_fail(ctx, PINET_ERR_SIZE, "--pes %" PRIu32 " is not a power of two in [4, %u]",
-                          pes, PINET_SHUFFLE_MAX_PES);
   }
   uint32_t *ring = NULL;
   size_t len = 0;
@@ -694,8 +672,7 @@ static int cmd_ring(int argc, char **argv) {
   }
   if (pinet_cli_find(opts, nopt, "json")->present) {
     pinet_json js;
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "pes");
     pinet_json_u64(&js, pes);
     pinet_json_key(&js, "ring");
@@ -706,8 +683,7 @@ static int cmd_ring(int argc, char **argv) {
     pinet_json_end_array(&js);
     pinet_json_key(&js, "valid");
     pinet_json_bool(&js, valid);
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
   } else {
     for (size_t i = 0; i < len; i++) {
       printf("%s%" PRIu32, i ? " " : "", ring[i]);
@@ -778,25 +754,15 @@ static int cmd_draw(int argc, char **argv) {
       {"json", 0, NULL, "machine-readable output (the files written)", NULL, 0},
   };
   size_t nopt = sizeof opts / sizeof opts[0];
-  int help = 0;
-  int rc = pinet_cli_parse(ctx, opts, nopt, argc, argv, 2, &help);
-  if (rc != PINET_EXIT_OK) {
+  int rc = pinet_cli_parse_or_help(ctx, "usage: pinet shuffle draw --pes N [--out PREFIX] [--ring]",
+                                   opts, nopt, argc, argv, 2);
+  if (rc != PINET_CLI_CONTINUE) {
     return rc;
   }
-  if (help) {
-    pinet_cli_print_help(stdout, "usage: pinet shuffle draw --pes N [--out PREFIX] [--ring]", opts,
-                         nopt);
-    return PINET_EXIT_OK;
-  }
-  const char *v_pes = NULL;
   uint32_t pes = 0, n = 0;
-  if ((rc = pinet_cli_require(ctx, opts, nopt, "pes", &v_pes)) != PINET_EXIT_OK ||
-      (rc = pinet_cli_parse_u32(ctx, "pes", v_pes, &pes)) != PINET_EXIT_OK) {
+  if ((rc = pinet_cli_required_u32(ctx, opts, nopt, "pes", &pes)) != PINET_EXIT_OK ||
+      (rc = check_pes(ctx, pes, 1, &n)) != PINET_EXIT_OK) {
     return rc;
-  }
-  if (pinet_shuffle_log2(pes, &n) != PINET_OK) {
-    return pinet_cli_fail(ctx, PINET_ERR_SIZE, "--pes %" PRIu32 " is not a power of two in [2, %u]",
-                          pes, PINET_SHUFFLE_MAX_PES);
   }
   uint32_t *ring = NULL;
   if (pinet_cli_find(opts, nopt, "ring")->present) {
@@ -851,8 +817,7 @@ static int cmd_draw(int argc, char **argv) {
   }
   if (json) {
     pinet_json js;
-    pinet_json_init(&js, stdout);
-    pinet_json_begin_object(&js);
+    pinet_json_begin_document(&js, stdout);
     pinet_json_key(&js, "pes");
     pinet_json_u64(&js, pes);
     pinet_json_key(&js, "dot");
@@ -863,8 +828,7 @@ static int cmd_draw(int argc, char **argv) {
     } else {
       pinet_json_null(&js);
     }
-    pinet_json_end_object(&js);
-    pinet_json_finish(&js);
+    pinet_json_end_document(&js);
   } else {
     printf("wrote %s%s%s\n", dot_path, have_svg ? " and " : "", have_svg ? svg_path : "");
   }

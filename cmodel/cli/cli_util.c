@@ -114,6 +114,20 @@ void pinet_cli_print_help(FILE *out, const char *usage, const pinet_cli_opt *opt
   fprintf(out, "  %-24s %s\n", "--help", "show this help");
 }
 
+int pinet_cli_parse_or_help(const char *context, const char *usage, pinet_cli_opt *opts,
+                            size_t n_opts, int argc, char **argv, int first) {
+  int help = 0;
+  int rc = pinet_cli_parse(context, opts, n_opts, argc, argv, first, &help);
+  if (rc != PINET_EXIT_OK) {
+    return rc;
+  }
+  if (help) {
+    pinet_cli_print_help(stdout, usage, opts, n_opts);
+    return PINET_EXIT_OK;
+  }
+  return PINET_CLI_CONTINUE;
+}
+
 int pinet_cli_require(const char *context, pinet_cli_opt *opts, size_t n_opts, const char *name,
                       const char **value) {
   pinet_cli_opt *opt = pinet_cli_find(opts, n_opts, name);
@@ -193,6 +207,63 @@ int pinet_cli_parse_choice(const char *context, const char *name, const char *te
     strncat(list, choices[i], sizeof list - strlen(list) - 1);
   }
   return pinet_cli_usage_error(context, "--%s: '%s' is not one of %s", name, text, list);
+}
+
+/* The option `name` if it was given, else NULL. */
+static const pinet_cli_opt *given(pinet_cli_opt *opts, size_t n_opts, const char *name) {
+  const pinet_cli_opt *opt = pinet_cli_find(opts, n_opts, name);
+  return opt != NULL && opt->present ? opt : NULL;
+}
+
+int pinet_cli_optional_u32(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                           const char *name, uint32_t *out) {
+  const pinet_cli_opt *opt = given(opts, n_opts, name);
+  return opt ? pinet_cli_parse_u32(context, name, opt->value, out) : PINET_EXIT_OK;
+}
+
+int pinet_cli_optional_u64(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                           const char *name, uint64_t *out) {
+  const pinet_cli_opt *opt = given(opts, n_opts, name);
+  return opt ? pinet_cli_parse_u64(context, name, opt->value, out) : PINET_EXIT_OK;
+}
+
+int pinet_cli_optional_i64(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                           const char *name, int64_t *out) {
+  const pinet_cli_opt *opt = given(opts, n_opts, name);
+  return opt ? pinet_cli_parse_i64(context, name, opt->value, out) : PINET_EXIT_OK;
+}
+
+int pinet_cli_optional_double(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                              const char *name, double *out) {
+  const pinet_cli_opt *opt = given(opts, n_opts, name);
+  return opt ? pinet_cli_parse_double(context, name, opt->value, out) : PINET_EXIT_OK;
+}
+
+int pinet_cli_optional_choice(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                              const char *name, const char *const *choices, unsigned *index) {
+  const pinet_cli_opt *opt = given(opts, n_opts, name);
+  return opt ? pinet_cli_parse_choice(context, name, opt->value, choices, index) : PINET_EXIT_OK;
+}
+
+int pinet_cli_required_u32(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                           const char *name, uint32_t *out) {
+  const char *text = NULL;
+  int rc = pinet_cli_require(context, opts, n_opts, name, &text);
+  return rc != PINET_EXIT_OK ? rc : pinet_cli_parse_u32(context, name, text, out);
+}
+
+int pinet_cli_required_u64(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                           const char *name, uint64_t *out) {
+  const char *text = NULL;
+  int rc = pinet_cli_require(context, opts, n_opts, name, &text);
+  return rc != PINET_EXIT_OK ? rc : pinet_cli_parse_u64(context, name, text, out);
+}
+
+int pinet_cli_required_i64(const char *context, pinet_cli_opt *opts, size_t n_opts,
+                           const char *name, int64_t *out) {
+  const char *text = NULL;
+  int rc = pinet_cli_require(context, opts, n_opts, name, &text);
+  return rc != PINET_EXIT_OK ? rc : pinet_cli_parse_i64(context, name, text, out);
 }
 
 pinet_status pinet_cli_read_i64_file(const char *path, int64_t **values, size_t *count,
@@ -366,3 +437,78 @@ void pinet_json_null(pinet_json *js) {
 }
 
 void pinet_json_finish(pinet_json *js) { fputc('\n', js->out); }
+
+void pinet_json_begin_document(pinet_json *js, FILE *out) {
+  pinet_json_init(js, out);
+  pinet_json_begin_object(js);
+}
+
+void pinet_json_end_document(pinet_json *js) {
+  pinet_json_end_object(js);
+  pinet_json_finish(js);
+}
+
+/* ---- output files ---------------------------------------------------------------------------- */
+
+int pinet_cli_files_parse(pinet_cli_files *fl, const char *context, const char *usage, int argc,
+                          char **argv, int first) {
+  pinet_cli_opt opts[] = {
+      {"out", 1, "DIR", "directory for the CSV and SVG files (default: .)", NULL, 0},
+      {"json", 0, NULL, "print {\"files\": [...]}", NULL, 0},
+  };
+  int rc = pinet_cli_parse_or_help(context, usage, opts, sizeof opts / sizeof opts[0], argc, argv,
+                                   first);
+  fl->dir = opts[0].present ? opts[0].value : ".";
+  fl->json = opts[1].present;
+  return rc;
+}
+
+void pinet_cli_files_begin(pinet_cli_files *fl) {
+  pinet_json_init(&fl->js, stdout);
+  if (fl->json) {
+    pinet_json_begin_object(&fl->js);
+    pinet_json_key(&fl->js, "files");
+    pinet_json_begin_array(&fl->js);
+  }
+}
+
+void pinet_cli_files_add(pinet_cli_files *fl, const char *path) {
+  if (fl->json) {
+    pinet_json_string(&fl->js, path);
+  } else {
+    printf("wrote %s\n", path);
+  }
+}
+
+void pinet_cli_files_end(pinet_cli_files *fl) {
+  if (fl->json) {
+    pinet_json_end_array(&fl->js);
+    pinet_json_end_document(&fl->js);
+  }
+}
+
+FILE *pinet_cli_files_open(const char *context, const char *path) {
+  FILE *f = fopen(path, "w");
+  if (f == NULL) {
+    pinet_cli_fail(context, PINET_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  }
+  return f;
+}
+
+int pinet_cli_files_close(pinet_cli_files *fl, const char *context, FILE *f, const char *path) {
+  if (fclose(f) != 0) {
+    return pinet_cli_fail(context, PINET_ERR_IO, "%s: cannot write", path);
+  }
+  pinet_cli_files_add(fl, path);
+  return PINET_EXIT_OK;
+}
+
+int pinet_cli_files_svg(pinet_cli_files *fl, const char *context, const char *path,
+                        const pinet_plot *plot) {
+  pinet_status st = pinet_image_plot_svg_write(plot, path);
+  if (st != PINET_OK) {
+    return pinet_cli_fail(context, st, "%s: cannot write", path);
+  }
+  pinet_cli_files_add(fl, path);
+  return PINET_EXIT_OK;
+}
