@@ -185,15 +185,19 @@ module ps_network #(
   assign err_o  = (|link_err) ? ps_pkg::PsErrLink : err[0 +: ErrW];
 
 `ifndef SYNTHESIS
-  // The routers decode one command bus and keep one step clock: their status agrees.
-  always @(posedge clk_i) begin
-    if (rst_ni && !(|link_err)) begin
-      assert (busy == '0 || busy == '1) else $error("ps_network: routers disagree on busy");
-      assert (done == '0 || done == '1) else $error("ps_network: routers disagree on done");
-    end
-    // Only PE 0's schedule uses a host port.
-    for (int j = 1; j < N; j++) begin
-      if (rst_ni) begin
+  // The routers decode one command bus and keep one step clock: their status agrees. (Checked
+  // out of reset; rst_ni in the sensitivity list, as in the routers, so that it is used as an
+  // asynchronous reset only.)
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      // nothing to check in reset
+    end else begin
+      if (!(|link_err)) begin
+        assert (busy == '0 || busy == '1) else $error("ps_network: routers disagree on busy");
+        assert (done == '0 || done == '1) else $error("ps_network: routers disagree on done");
+      end
+      // Only PE 0's schedule uses a host port.
+      for (int j = 1; j < N; j++) begin
         assert (!host_req[j] && !host_up_valid[j] && host_req_addr[j] == '0 &&
                 host_up_data[j] == '0 && host_up_addr[j] == '0)
           else $error("ps_network: router %0d drives its host port", j);

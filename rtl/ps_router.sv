@@ -696,15 +696,20 @@ module ps_router #(
 
 `ifndef SYNTHESIS
   // The two write ports never hit one address in one cycle, and no step outruns L_s.
-  always @(posedge clk_i) begin
-    if (rst_ni && wra_act && wrb_act) begin
-      assert (wra_addr != wrb_addr)
-        else $error("ps_router %0d: both write ports at address %0d", pe_i, wra_addr);
-    end
-    if (rst_ni && xfer) begin
-      assert (rda_len_q <= len_q && rdb_len_q <= len_q && wra_len_q <= len_q &&
-              wrb_len_q <= len_q)
-        else $error("ps_router %0d: a transfer is longer than its step", pe_i);
+  // (Checked out of reset; rst_ni only as the asynchronous reset, as in the registers above.)
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      // nothing to check in reset
+    end else begin
+      if (wra_act && wrb_act) begin
+        assert (wra_addr != wrb_addr)
+          else $error("ps_router %0d: both write ports at address %0d", pe_i, wra_addr);
+      end
+      if (xfer) begin
+        assert (rda_len_q <= len_q && rdb_len_q <= len_q && wra_len_q <= len_q &&
+                wrb_len_q <= len_q)
+          else $error("ps_router %0d: a transfer is longer than its step", pe_i);
+      end
     end
   end
 `endif
