@@ -289,6 +289,35 @@ static uint32_t *t_class_table(const pinet_rta_geom *g, const t_ring *r) {
   return cls;
 }
 
+/* Node c (heap address in 1D, class in 2D) is anc or lies in anc's subtree. */
+static int t_node_in_subtree(unsigned dim, uint32_t c, uint32_t anc) {
+  return dim == 1u ? t_is_desc_or_self_1d(c, anc) : t_is_desc_or_self(c, anc);
+}
+
+static void t_random_bits(pinet_rng *rng, uint8_t *bits, uint32_t n) {
+  for (uint32_t b = 0; b < n; b++) {
+    bits[b] = (uint8_t)pinet_rng_below(rng, 2);
+  }
+}
+
+/* The 1D ring of `side` PEs or the 2D torus of side x side PEs. */
+static void t_geom(pinet_rta_geom *g, unsigned dim, uint32_t side) {
+  assert_int_equal(pinet_rta_geom_init(g, dim, dim == 1u ? side : side * side), PINET_OK);
+}
+
+typedef void (*t_case_fn)(const pinet_rta_geom *g, pinet_rng *rng);
+
+/* Runs one case per size: 1D rings of 4, 8, ..., max1 PEs, then 2D tori of side 4, 8, ..., max2. */
+static void t_sweep(uint32_t max1, uint32_t max2, pinet_rng *rng, t_case_fn run_case) {
+  for (unsigned dim = 1; dim <= 2u; dim++) {
+    for (uint32_t side = 4; side <= (dim == 1u ? max1 : max2); side *= 2u) {
+      pinet_rta_geom g;
+      t_geom(&g, dim, side);
+      run_case(&g, rng);
+    }
+  }
+}
+
 /* ================================================================================================
  * geometry and addressing */
 
@@ -440,113 +469,111 @@ static void check_route(const pinet_rta_geom *g, const uint8_t *bits, pinet_rta_
   }
 }
 
+static void run_route_random_case(const pinet_rta_geom *g, pinet_rng *rng) {
+  size_t n = (size_t)g->pes * g->ports_per_pe;
+  pinet_rta_port_ref *got = xmalloc(n * sizeof *got), *want = xmalloc(n * sizeof *want);
+  uint8_t *bits = xmalloc(g->switches);
+  for (int trial = 0; trial < 40; trial++) {
+    double p_on = trial == 0 ? 0.0 : trial == 1 ? 1.0 : pinet_rng_unit(rng);
+    for (uint32_t b = 0; b < g->switches; b++) {
+      bits[b] = (uint8_t)(pinet_rng_unit(rng) < p_on);
+    }
+    char what[64];
+    snprintf(what, sizeof what, "random bitmap %d", trial);
+    check_route(g, bits, got, want, what);
+  }
+  free(got);
+  free(want);
+  free(bits);
+}
+
 static void test_rta_route_random_bitmaps(void **state) {
   (void)state;
   pinet_rng rng;
   pinet_rng_seed(&rng, g_seed ^ 0x1111u);
-  for (int dim = 1; dim <= 2; dim++) {
-    for (uint32_t side = 4; side <= (dim == 1 ? 256u : 16u); side *= 2u) {
-      pinet_rta_geom g;
-      assert_int_equal(pinet_rta_geom_init(&g, (unsigned)dim, dim == 1 ? side : side * side),
-                       PINET_OK);
-      size_t n = (size_t)g.pes * g.ports_per_pe;
-      pinet_rta_port_ref *got = xmalloc(n * sizeof *got), *want = xmalloc(n * sizeof *want);
-      uint8_t *bits = xmalloc(g.switches);
-      for (int trial = 0; trial < 40; trial++) {
-        double p_on = trial == 0 ? 0.0 : trial == 1 ? 1.0 : pinet_rng_unit(&rng);
-        for (uint32_t b = 0; b < g.switches; b++) {
-          bits[b] = (uint8_t)(pinet_rng_unit(&rng) < p_on);
-        }
-        char what[64];
-        snprintf(what, sizeof what, "random bitmap %d", trial);
-        check_route(&g, bits, got, want, what);
-      }
-      free(got);
-      free(want);
-      free(bits);
+  t_sweep(256, 16, &rng, run_route_random_case);
+}
+
+/* SRTA level l on a 1D ring: rings of 2^l consecutive PEs whose neighbours are exactly
+ * neighbor(A, l), and adjacent() agrees with the wires. */
+static void check_srta_ring_1d(const pinet_rta_geom *g, uint32_t l, const uint8_t *bits,
+                               const pinet_rta_port_ref *peer) {
+  uint32_t N = g->pes, size = 1u << l;
+  for (uint32_t a = 0; a < N; a++) {
+    uint32_t q = a - a % size;
+    uint32_t right = q + (a + 1u) % size, left = q + (a + size - 1u) % size;
+    CHECK(peer[2u * a + 1u].pe == right && peer[2u * a + 1u].port == PINET_RTA_PORT_L,
+          "N=%u l=%u PE %u R", N, l, a);
+    CHECK(peer[2u * a].pe == left && peer[2u * a].port == PINET_RTA_PORT_R, "N=%u l=%u PE %u L",
+          N, l, a);
+    uint32_t nb[2], cnt = 0;
+    assert_int_equal(pinet_rta_neighbors(g, a, l, nb, &cnt), PINET_OK);
+    /* the library's neighbor() against the brute-force walk */
+    uint32_t w1 = t_walk(N, bits, 2u * a) / 2u, w2 = t_walk(N, bits, 2u * a + 1u) / 2u;
+    uint32_t lo = w1 < w2 ? w1 : w2, hi = w1 < w2 ? w2 : w1;
+    CHECK(cnt == (lo == hi ? 1u : 2u) && nb[0] == lo && (cnt == 1u || nb[1] == hi),
+          "N=%u l=%u neighbors(%u)", N, l, a);
+    for (uint32_t b = 0; b < N; b++) {
+      int adj = -1;
+      assert_int_equal(pinet_rta_adjacent(g, a, b, l, &adj), PINET_OK);
+      CHECK(adj == (b == w1 || b == w2), "N=%u l=%u adjacent(%u,%u)", N, l, a, b);
     }
   }
 }
 
+/* 2D SRTA: every row and every column is a 1D SRTA ring of the same level. */
+static void check_srta_torus_2d(const pinet_rta_geom *g, uint32_t l,
+                                const pinet_rta_port_ref *peer) {
+  uint32_t side = g->side, size = 1u << l;
+  for (uint32_t pe = 0; pe < g->pes; pe++) {
+    uint32_t rr = pe / side, c = pe % side;
+    uint32_t qc = c - c % size, qr = rr - rr % size;
+    CHECK(peer[4u * pe + 1u].pe == rr * side + qc + (c + 1u) % size &&
+              peer[4u * pe + 1u].port == PINET_RTA_PORT_L,
+          "side %u l=%u PE %u R", side, l, pe);
+    CHECK(peer[4u * pe + 3u].pe == (qr + (rr + 1u) % size) * side + c &&
+              peer[4u * pe + 3u].port == PINET_RTA_PORT_U,
+          "side %u l=%u PE %u D", side, l, pe);
+  }
+}
+
 /* All ON: one ring of side PEs in address order; all OFF: rings {2k, 2k+1}; SRTA level l: rings of
- * 2^l consecutive PEs whose neighbours are exactly neighbor(A, l). */
+ * 2^l consecutive PEs. The library's SRTA pattern is checked against the tree levels first. */
+static void run_srta_rings_case(const pinet_rta_geom *g, pinet_rng *rng) {
+  (void)rng;
+  t_ring r;
+  t_ring_init(&r, g->side);
+  pinet_rta_port_ref *peer = xmalloc((size_t)g->pes * g->ports_per_pe * sizeof *peer);
+  uint8_t *bits = xmalloc(g->switches), *mine = xmalloc(g->switches);
+  for (uint32_t l = 1; l <= r.L; l++) {
+    assert_int_equal(pinet_rta_srta_bitmap(g, l, bits), PINET_OK);
+    t_srta(g, &r, l, mine);
+    CHECK(memcmp(bits, mine, g->switches) == 0, "%s%u SRTA level %u pattern",
+          g->dim == 1u ? "N=" : "side ", g->side, l);
+    assert_int_equal(pinet_rta_route(g, bits, peer), PINET_OK);
+    if (g->dim == 1u) {
+      check_srta_ring_1d(g, l, bits, peer);
+    } else {
+      check_srta_torus_2d(g, l, peer);
+    }
+  }
+  if (g->dim == 1u) {
+    uint32_t nb[2], cnt;
+    assert_int_equal(pinet_rta_neighbors(g, g->pes, 1, nb, &cnt), PINET_ERR_RANGE);
+    assert_int_equal(pinet_rta_neighbors(g, 0, 0, nb, &cnt), PINET_ERR_RANGE);
+    assert_int_equal(pinet_rta_neighbors(g, 0, r.L + 1u, nb, &cnt), PINET_ERR_RANGE);
+    assert_int_equal(pinet_rta_srta_bitmap(g, 0, bits), PINET_ERR_RANGE);
+    assert_int_equal(pinet_rta_srta_bitmap(g, r.L + 1u, bits), PINET_ERR_RANGE);
+  }
+  free(peer);
+  free(bits);
+  free(mine);
+  t_ring_free(&r);
+}
+
 static void test_rta_route_srta_rings(void **state) {
   (void)state;
-  for (uint32_t N = 4; N <= 1024; N *= 2u) {
-    pinet_rta_geom g;
-    assert_int_equal(pinet_rta_geom_init(&g, 1, N), PINET_OK);
-    t_ring r;
-    t_ring_init(&r, N);
-    pinet_rta_port_ref *peer = xmalloc(2u * N * sizeof *peer);
-    uint8_t *bits = xmalloc(g.switches), *mine = xmalloc(g.switches);
-    for (uint32_t l = 1; l <= r.L; l++) {
-      assert_int_equal(pinet_rta_srta_bitmap(&g, l, bits), PINET_OK);
-      t_srta(&g, &r, l, mine);
-      CHECK(memcmp(bits, mine, g.switches) == 0, "N=%u SRTA level %u pattern", N, l);
-      assert_int_equal(pinet_rta_route(&g, bits, peer), PINET_OK);
-      uint32_t size = 1u << l;
-      for (uint32_t a = 0; a < N; a++) {
-        uint32_t q = a - a % size;
-        uint32_t right = q + (a + 1u) % size, left = q + (a + size - 1u) % size;
-        CHECK(peer[2u * a + 1u].pe == right && peer[2u * a + 1u].port == PINET_RTA_PORT_L,
-              "N=%u l=%u PE %u R", N, l, a);
-        CHECK(peer[2u * a].pe == left && peer[2u * a].port == PINET_RTA_PORT_R,
-              "N=%u l=%u PE %u L", N, l, a);
-        uint32_t nb[2], cnt = 0;
-        assert_int_equal(pinet_rta_neighbors(&g, a, l, nb, &cnt), PINET_OK);
-        /* the library's neighbor() against the brute-force walk */
-        uint32_t w1 = t_walk(N, bits, 2u * a) / 2u, w2 = t_walk(N, bits, 2u * a + 1u) / 2u;
-        uint32_t lo = w1 < w2 ? w1 : w2, hi = w1 < w2 ? w2 : w1;
-        CHECK(cnt == (lo == hi ? 1u : 2u) && nb[0] == lo && (cnt == 1u || nb[1] == hi),
-              "N=%u l=%u neighbors(%u)", N, l, a);
-        for (uint32_t b = 0; b < N; b++) {
-          int adj = -1;
-          assert_int_equal(pinet_rta_adjacent(&g, a, b, l, &adj), PINET_OK);
-          CHECK(adj == (b == w1 || b == w2), "N=%u l=%u adjacent(%u,%u)", N, l, a, b);
-        }
-      }
-    }
-    uint32_t nb[2], cnt;
-    assert_int_equal(pinet_rta_neighbors(&g, N, 1, nb, &cnt), PINET_ERR_RANGE);
-    assert_int_equal(pinet_rta_neighbors(&g, 0, 0, nb, &cnt), PINET_ERR_RANGE);
-    assert_int_equal(pinet_rta_neighbors(&g, 0, r.L + 1u, nb, &cnt), PINET_ERR_RANGE);
-    assert_int_equal(pinet_rta_srta_bitmap(&g, 0, bits), PINET_ERR_RANGE);
-    assert_int_equal(pinet_rta_srta_bitmap(&g, r.L + 1u, bits), PINET_ERR_RANGE);
-    free(peer);
-    free(bits);
-    free(mine);
-    t_ring_free(&r);
-  }
-  /* 2D SRTA: every row and every column is a 1D SRTA of the same level. */
-  for (uint32_t side = 4; side <= 32; side *= 2u) {
-    pinet_rta_geom g;
-    assert_int_equal(pinet_rta_geom_init(&g, 2, side * side), PINET_OK);
-    t_ring r;
-    t_ring_init(&r, side);
-    pinet_rta_port_ref *peer = xmalloc(4u * g.pes * sizeof *peer);
-    uint8_t *bits = xmalloc(g.switches), *mine = xmalloc(g.switches);
-    for (uint32_t l = 1; l <= r.L; l++) {
-      assert_int_equal(pinet_rta_srta_bitmap(&g, l, bits), PINET_OK);
-      t_srta(&g, &r, l, mine);
-      CHECK(memcmp(bits, mine, g.switches) == 0, "side %u SRTA level %u pattern", side, l);
-      assert_int_equal(pinet_rta_route(&g, bits, peer), PINET_OK);
-      uint32_t size = 1u << l;
-      for (uint32_t pe = 0; pe < g.pes; pe++) {
-        uint32_t rr = pe / side, c = pe % side;
-        uint32_t qc = c - c % size, qr = rr - rr % size;
-        CHECK(peer[4u * pe + 1u].pe == rr * side + qc + (c + 1u) % size &&
-                  peer[4u * pe + 1u].port == PINET_RTA_PORT_L,
-              "side %u l=%u PE %u R", side, l, pe);
-        CHECK(peer[4u * pe + 3u].pe == (qr + (rr + 1u) % size) * side + c &&
-                  peer[4u * pe + 3u].port == PINET_RTA_PORT_U,
-              "side %u l=%u PE %u D", side, l, pe);
-      }
-    }
-    free(peer);
-    free(bits);
-    free(mine);
-    t_ring_free(&r);
-  }
+  t_sweep(1024, 32, NULL, run_srta_rings_case);
 }
 
 /* rta_ring / rta_torus2d model: out[port] = in[peer[port]], and rta_switch_eval's pairs. */
@@ -556,15 +583,13 @@ static void test_rta_fabric_eval(void **state) {
   pinet_rng_seed(&rng, g_seed ^ 0x2222u);
   for (int dim = 1; dim <= 2; dim++) {
     pinet_rta_geom g;
-    assert_int_equal(pinet_rta_geom_init(&g, (unsigned)dim, dim == 1 ? 64u : 256u), PINET_OK);
+    t_geom(&g, (unsigned)dim, dim == 1 ? 64u : 16u); /* 64 PEs, 16 x 16 PEs */
     size_t n = (size_t)g.pes * g.ports_per_pe;
     pinet_rta_port_ref *peer = xmalloc(n * sizeof *peer);
     uint32_t *in = xmalloc(n * sizeof *in), *out = xmalloc(n * sizeof *out);
     uint8_t *bits = xmalloc(g.switches);
     for (int trial = 0; trial < 20; trial++) {
-      for (uint32_t b = 0; b < g.switches; b++) {
-        bits[b] = (uint8_t)pinet_rng_below(&rng, 2);
-      }
+      t_random_bits(&rng, bits, g.switches);
       for (size_t i = 0; i < n; i++) {
         in[i] = (uint32_t)pinet_rng_next(&rng);
       }
@@ -593,14 +618,16 @@ static void test_rta_fabric_eval(void **state) {
 /* ================================================================================================
  * distance */
 
-/* Union graph of one ring: u ~ v if some SRTA level connects them (found by walking the wires). */
+/* Union graph of one ring: u ~ v if some SRTA level connects them (found by walking the wires),
+ * with BFS scratch for the `pes` PEs of the 1D ring or 2D torus built from such rings. */
 typedef struct t_union {
   uint32_t side, deg_max;
   uint32_t *adj; /* side * deg_max */
   uint32_t *deg;
+  uint32_t *dist, *queue; /* pes each */
 } t_union;
 
-static void t_union_init(t_union *u, uint32_t side) {
+static void t_union_init(t_union *u, uint32_t side, uint32_t pes) {
   t_ring r;
   t_ring_init(&r, side);
   pinet_rta_geom g;
@@ -627,11 +654,15 @@ static void t_union_init(t_union *u, uint32_t side) {
   }
   free(bits);
   t_ring_free(&r);
+  u->dist = xmalloc(pes * sizeof(uint32_t));
+  u->queue = xmalloc(pes * sizeof(uint32_t));
 }
 
 static void t_union_free(t_union *u) {
   free(u->adj);
   free(u->deg);
+  free(u->dist);
+  free(u->queue);
 }
 
 static int t_union_adjacent(const t_union *u, uint32_t a, uint32_t b) {
@@ -655,8 +686,10 @@ static int t_adjacent(const t_union *u, unsigned dim, uint32_t a, uint32_t b) {
   return a % S == b % S && t_union_adjacent(u, a / S, b / S);
 }
 
-static void t_bfs(const t_union *u, unsigned dim, uint32_t src, uint32_t *dist, uint32_t *queue) {
+/* Hop counts from src into u->dist. */
+static void t_bfs(t_union *u, unsigned dim, uint32_t src) {
   uint32_t S = u->side, n = dim == 1u ? S : S * S;
+  uint32_t *dist = u->dist, *queue = u->queue;
   for (uint32_t i = 0; i < n; i++) {
     dist[i] = UINT32_MAX;
   }
@@ -691,9 +724,9 @@ static void t_bfs(const t_union *u, unsigned dim, uint32_t src, uint32_t *dist, 
   }
 }
 
-static void check_distances_from(const pinet_rta_geom *g, const t_union *u, uint32_t src,
-                                 uint32_t *dist, uint32_t *queue) {
-  t_bfs(u, g->dim, src, dist, queue);
+static void check_distances_from(const pinet_rta_geom *g, t_union *u, uint32_t src) {
+  t_bfs(u, g->dim, src);
+  const uint32_t *dist = u->dist;
   uint32_t path[80];
   for (uint32_t dst = 0; dst < g->pes; dst++) {
     uint32_t d = 0;
@@ -711,24 +744,21 @@ static void check_distances_from(const pinet_rta_geom *g, const t_union *u, uint
   }
 }
 
+/* Every destination, from every source (rng NULL) or from PE 0 and two random sources. */
+static void run_distance_case(const pinet_rta_geom *g, pinet_rng *rng) {
+  t_union u;
+  t_union_init(&u, g->side, g->pes);
+  uint32_t sources = rng == NULL ? g->pes : 3u;
+  for (uint32_t k = 0; k < sources; k++) {
+    uint32_t src = rng == NULL || k == 0u ? k : (uint32_t)pinet_rng_below(rng, g->pes);
+    check_distances_from(g, &u, src);
+  }
+  t_union_free(&u);
+}
+
 static void test_rta_distance_vs_bfs(void **state) {
   (void)state;
-  for (int dim = 1; dim <= 2; dim++) {
-    for (uint32_t side = 4; side <= (dim == 1 ? 256u : 16u); side *= 2u) {
-      pinet_rta_geom g;
-      assert_int_equal(pinet_rta_geom_init(&g, (unsigned)dim, dim == 1 ? side : side * side),
-                       PINET_OK);
-      t_union u;
-      t_union_init(&u, side);
-      uint32_t *dist = xmalloc(g.pes * sizeof(uint32_t)), *queue = xmalloc(g.pes * sizeof(uint32_t));
-      for (uint32_t src = 0; src < g.pes; src++) {
-        check_distances_from(&g, &u, src, dist, queue);
-      }
-      free(dist);
-      free(queue);
-      t_union_free(&u);
-    }
-  }
+  t_sweep(256, 16, NULL, run_distance_case);
 }
 
 /* Large sizes: a few random sources, every destination. */
@@ -736,24 +766,12 @@ static void test_rta_distance_large_sampled(void **state) {
   (void)state;
   pinet_rng rng;
   pinet_rng_seed(&rng, g_seed ^ 0x3333u);
-  const uint32_t sides1[] = {4096, 65536};
-  const uint32_t sides2[] = {64, 256};
-  for (int dim = 1; dim <= 2; dim++) {
+  const uint32_t sides[2][2] = {{4096, 65536}, {64, 256}}; /* 1D, 2D */
+  for (unsigned dim = 1; dim <= 2u; dim++) {
     for (int i = 0; i < 2; i++) {
-      uint32_t side = dim == 1 ? sides1[i] : sides2[i];
       pinet_rta_geom g;
-      assert_int_equal(pinet_rta_geom_init(&g, (unsigned)dim, dim == 1 ? side : side * side),
-                       PINET_OK);
-      t_union u;
-      t_union_init(&u, side);
-      uint32_t *dist = xmalloc(g.pes * sizeof(uint32_t)), *queue = xmalloc(g.pes * sizeof(uint32_t));
-      for (int k = 0; k < 3; k++) {
-        uint32_t src = k == 0 ? 0u : (uint32_t)pinet_rng_below(&rng, g.pes);
-        check_distances_from(&g, &u, src, dist, queue);
-      }
-      free(dist);
-      free(queue);
-      t_union_free(&u);
+      t_geom(&g, dim, sides[dim - 1u][i]);
+      run_distance_case(&g, &rng);
     }
   }
 }
@@ -790,19 +808,16 @@ static void test_rta_stats_formulas(void **state) {
     CHECK(fabs(s.average - avg) < 1e-9 * avg, "1D N=%u average %.12f want %.12f", N, s.average, avg);
     if (N <= 256) { /* diameter pairs from BFS */
       t_union u;
-      t_union_init(&u, N);
-      uint32_t *dist = xmalloc(N * sizeof(uint32_t)), *queue = xmalloc(N * sizeof(uint32_t));
+      t_union_init(&u, N, N);
       uint64_t pairs = 0;
       for (uint32_t a = 0; a < N; a++) {
-        t_bfs(&u, 1, a, dist, queue);
+        t_bfs(&u, 1, a);
         for (uint32_t b = a + 1u; b < N; b++) {
-          pairs += dist[b] == 2u * L - 2u;
+          pairs += u.dist[b] == 2u * L - 2u;
         }
       }
       CHECK(s.diameter_pairs == pairs, "1D N=%u diameter pairs %" PRIu64 " BFS %" PRIu64, N,
             s.diameter_pairs, pairs);
-      free(dist);
-      free(queue);
       t_union_free(&u);
     }
   }
@@ -828,125 +843,119 @@ static void test_rta_stats_formulas(void **state) {
 /* ================================================================================================
  * switch states */
 
+/* The library's verdict on bits in `mode` (0 SRTA, 1 ARTA, 2 RTA). */
+static int t_lib_legal(const pinet_rta_geom *g, int mode, const uint8_t *bits) {
+  int legal = -1;
+  assert_int_equal(pinet_rta_bitmap_is_legal(g, (pinet_rta_mode)mode, bits, &legal), PINET_OK);
+  return legal;
+}
+
+static void run_legality_case(const pinet_rta_geom *g, pinet_rng *rng) {
+  uint32_t side = g->side;
+  t_ring r;
+  t_ring_init(&r, side);
+  uint32_t *cls = t_class_table(g, &r);
+  uint8_t *bits = xmalloc(g->switches);
+  int seen[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+  for (int trial = 0; trial < 300; trial++) {
+    int kind = trial % 4;
+    if (kind == 0) { /* uniform random */
+      t_random_bits(rng, bits, g->switches);
+    } else if (kind == 1) {
+      assert_int_equal(pinet_rta_srta_bitmap(g, 1u + (uint32_t)pinet_rng_below(rng, r.L), bits),
+                       PINET_OK);
+    } else {
+      t_random_arta(g, &r, cls, rng, pinet_rng_unit(rng), bits);
+      if (kind == 3) { /* one flipped switch */
+        uint32_t b = (uint32_t)pinet_rng_below(rng, g->switches);
+        bits[b] ^= 1u;
+      }
+    }
+    for (int mode = 0; mode <= 2; mode++) {
+      int legal = t_lib_legal(g, mode, bits);
+      int want = t_legal(g, &r, cls, mode, bits);
+      CHECK(legal == want, "dim %u side %u trial %d mode %d: legal %d, brute force %d", g->dim,
+            side, trial, mode, legal, want);
+      seen[mode][legal]++;
+    }
+    uint32_t lv = 0;
+    pinet_status st = pinet_rta_srta_level_of(g, bits, &lv);
+    CHECK((st == PINET_OK) == t_legal(g, &r, cls, 0, bits), "dim %u side %u trial %d level_of",
+          g->dim, side, trial);
+    if (st == PINET_OK) {
+      uint8_t *pat = xmalloc(g->switches);
+      t_srta(g, &r, lv, pat);
+      CHECK(memcmp(pat, bits, g->switches) == 0, "dim %u side %u level_of %u", g->dim, side, lv);
+      free(pat);
+    } else {
+      assert_int_equal(st, PINET_ERR_ILLEGAL_STATE);
+    }
+  }
+  /* the generator reaches both answers in SRTA and ARTA mode (with one switch every state is
+   * legal) */
+  CHECK(g->switches == 1u || (seen[0][0] && seen[0][1] && seen[1][0] && seen[1][1]),
+        "dim %u side %u coverage", g->dim, side);
+  for (uint32_t l = 1; l <= r.L; l++) { /* SRTA patterns are legal in every mode */
+    t_srta(g, &r, l, bits);
+    for (int mode = 0; mode <= 2; mode++) {
+      CHECK(t_lib_legal(g, mode, bits) == 1, "dim %u side %u SRTA level %u mode %d", g->dim, side,
+            l, mode);
+    }
+  }
+  int legal = 0;
+  assert_int_equal(pinet_rta_bitmap_is_legal(g, (pinet_rta_mode)3, bits, &legal), PINET_ERR_RANGE);
+  bits[0] = 2;
+  assert_int_equal(pinet_rta_bitmap_is_legal(g, PINET_RTA_MODE_RTA, bits, &legal), PINET_ERR_RANGE);
+  free(bits);
+  free(cls);
+  t_ring_free(&r);
+}
+
 static void test_rta_legality_vs_brute_force(void **state) {
   (void)state;
   pinet_rng rng;
   pinet_rng_seed(&rng, g_seed ^ 0x4444u);
-  for (int dim = 1; dim <= 2; dim++) {
-    for (uint32_t side = 4; side <= (dim == 1 ? 128u : 16u); side *= 2u) {
-      pinet_rta_geom g;
-      assert_int_equal(pinet_rta_geom_init(&g, (unsigned)dim, dim == 1 ? side : side * side),
-                       PINET_OK);
-      t_ring r;
-      t_ring_init(&r, side);
-      uint32_t *cls = t_class_table(&g, &r);
-      uint8_t *bits = xmalloc(g.switches);
-      int seen[3][2] = {{0, 0}, {0, 0}, {0, 0}};
-      for (int trial = 0; trial < 300; trial++) {
-        int kind = trial % 4;
-        if (kind == 0) { /* uniform random */
-          for (uint32_t b = 0; b < g.switches; b++) {
-            bits[b] = (uint8_t)pinet_rng_below(&rng, 2);
-          }
-        } else if (kind == 1) {
-          assert_int_equal(
-              pinet_rta_srta_bitmap(&g, 1u + (uint32_t)pinet_rng_below(&rng, r.L), bits),
-              PINET_OK);
-        } else {
-          t_random_arta(&g, &r, cls, &rng, pinet_rng_unit(&rng), bits);
-          if (kind == 3) { /* one flipped switch */
-            uint32_t b = (uint32_t)pinet_rng_below(&rng, g.switches);
-            bits[b] ^= 1u;
-          }
-        }
-        for (int mode = 0; mode <= 2; mode++) {
-          int legal = -1;
-          assert_int_equal(pinet_rta_bitmap_is_legal(&g, (pinet_rta_mode)mode, bits, &legal),
-                           PINET_OK);
-          int want = t_legal(&g, &r, cls, mode, bits);
-          CHECK(legal == want, "dim %d side %u trial %d mode %d: legal %d, brute force %d", dim,
-                side, trial, mode, legal, want);
-          seen[mode][legal]++;
-        }
-        uint32_t lv = 0;
-        pinet_status st = pinet_rta_srta_level_of(&g, bits, &lv);
-        CHECK((st == PINET_OK) == t_legal(&g, &r, cls, 0, bits), "dim %d side %u trial %d level_of",
-              dim, side, trial);
-        if (st == PINET_OK) {
-          uint8_t *pat = xmalloc(g.switches);
-          t_srta(&g, &r, lv, pat);
-          CHECK(memcmp(pat, bits, g.switches) == 0, "dim %d side %u level_of %u", dim, side, lv);
-          free(pat);
-        } else {
-          assert_int_equal(st, PINET_ERR_ILLEGAL_STATE);
-        }
-      }
-      /* the generator reaches both answers in SRTA and ARTA mode (with one switch every state is
-       * legal) */
-      CHECK(g.switches == 1u || (seen[0][0] && seen[0][1] && seen[1][0] && seen[1][1]),
-            "dim %d side %u coverage", dim, side);
-      for (uint32_t l = 1; l <= r.L; l++) { /* SRTA patterns are legal in every mode */
-        t_srta(&g, &r, l, bits);
-        for (int mode = 0; mode <= 2; mode++) {
-          int legal = 0;
-          assert_int_equal(pinet_rta_bitmap_is_legal(&g, (pinet_rta_mode)mode, bits, &legal),
-                           PINET_OK);
-          CHECK(legal == 1, "dim %d side %u SRTA level %u mode %d", dim, side, l, mode);
-        }
-      }
-      int legal = 0;
-      assert_int_equal(pinet_rta_bitmap_is_legal(&g, (pinet_rta_mode)3, bits, &legal),
-                       PINET_ERR_RANGE);
-      bits[0] = 2;
-      assert_int_equal(pinet_rta_bitmap_is_legal(&g, PINET_RTA_MODE_RTA, bits, &legal),
-                       PINET_ERR_RANGE);
-      free(bits);
-      free(cls);
-      t_ring_free(&r);
+  t_sweep(128, 16, &rng, run_legality_case);
+}
+
+static void run_arta_apply_case(const pinet_rta_geom *g, pinet_rng *rng) {
+  uint32_t side = g->side;
+  t_ring r;
+  t_ring_init(&r, side);
+  uint32_t *cls = t_class_table(g, &r); /* node of each bit: address (1D) or class (2D) */
+  uint8_t *bits = xmalloc(g->switches), *before = xmalloc(g->switches);
+  for (int trial = 0; trial < 200; trial++) {
+    t_random_arta(g, &r, cls, rng, pinet_rng_unit(rng), bits);
+    memcpy(before, bits, g->switches);
+    uint32_t node = 1u + (uint32_t)pinet_rng_below(rng, g->nodes);
+    int on = (int)pinet_rng_below(rng, 2);
+    assert_int_equal(pinet_rta_arta_apply(g, node, on, bits), PINET_OK);
+    for (uint32_t b = 0; b < g->switches; b++) {
+      /* ON: exactly the node's subtree is added; OFF: exactly the node and its ancestors are
+       * removed - the least change that makes the edit (every legal state with the node ON
+       * holds its subtree, every legal state with it OFF lacks its ancestors). */
+      int in_sub = t_node_in_subtree(g->dim, cls[b], node);
+      int is_anc = t_node_in_subtree(g->dim, node, cls[b]);
+      uint8_t want = on ? (uint8_t)(before[b] | in_sub) : (uint8_t)(before[b] && !is_anc);
+      CHECK(bits[b] == want, "dim %u side %u trial %d node %u on %d bit %u", g->dim, side, trial,
+            node, on, b);
     }
+    CHECK(t_legal(g, &r, cls, 1, bits), "dim %u side %u trial %d: result illegal", g->dim, side,
+          trial);
   }
+  assert_int_equal(pinet_rta_arta_apply(g, 0, 1, bits), PINET_ERR_RANGE);
+  assert_int_equal(pinet_rta_arta_apply(g, g->nodes + 1u, 0, bits), PINET_ERR_RANGE);
+  free(bits);
+  free(before);
+  free(cls);
+  t_ring_free(&r);
 }
 
 static void test_rta_arta_apply_minimal(void **state) {
   (void)state;
   pinet_rng rng;
   pinet_rng_seed(&rng, g_seed ^ 0x5555u);
-  for (int dim = 1; dim <= 2; dim++) {
-    for (uint32_t side = 4; side <= (dim == 1 ? 128u : 16u); side *= 2u) {
-      pinet_rta_geom g;
-      assert_int_equal(pinet_rta_geom_init(&g, (unsigned)dim, dim == 1 ? side : side * side),
-                       PINET_OK);
-      t_ring r;
-      t_ring_init(&r, side);
-      uint32_t *cls = t_class_table(&g, &r); /* node of each bit: address (1D) or class (2D) */
-      uint8_t *bits = xmalloc(g.switches), *before = xmalloc(g.switches);
-      for (int trial = 0; trial < 200; trial++) {
-        t_random_arta(&g, &r, cls, &rng, pinet_rng_unit(&rng), bits);
-        memcpy(before, bits, g.switches);
-        uint32_t node = 1u + (uint32_t)pinet_rng_below(&rng, g.nodes);
-        int on = (int)pinet_rng_below(&rng, 2);
-        assert_int_equal(pinet_rta_arta_apply(&g, node, on, bits), PINET_OK);
-        for (uint32_t b = 0; b < g.switches; b++) {
-          /* ON: exactly the node's subtree is added; OFF: exactly the node and its ancestors are
-           * removed - the least change that makes the edit (every legal state with the node ON
-           * holds its subtree, every legal state with it OFF lacks its ancestors). */
-          int in_sub = dim == 1 ? t_is_desc_or_self_1d(cls[b], node) : t_is_desc_or_self(cls[b], node);
-          int is_anc = dim == 1 ? t_is_desc_or_self_1d(node, cls[b]) : t_is_desc_or_self(node, cls[b]);
-          uint8_t want = on ? (uint8_t)(before[b] | in_sub) : (uint8_t)(before[b] && !is_anc);
-          CHECK(bits[b] == want, "dim %d side %u trial %d node %u on %d bit %u", dim, side, trial,
-                node, on, b);
-        }
-        CHECK(t_legal(&g, &r, cls, 1, bits), "dim %d side %u trial %d: result illegal", dim, side,
-              trial);
-      }
-      assert_int_equal(pinet_rta_arta_apply(&g, 0, 1, bits), PINET_ERR_RANGE);
-      assert_int_equal(pinet_rta_arta_apply(&g, g.nodes + 1u, 0, bits), PINET_ERR_RANGE);
-      free(bits);
-      free(before);
-      free(cls);
-      t_ring_free(&r);
-    }
-  }
+  t_sweep(128, 16, &rng, run_arta_apply_case);
 }
 
 /* ================================================================================================
@@ -964,9 +973,7 @@ static void test_rta_hex_round_trip(void **state) {
     uint8_t *bits = xmalloc(g.switches), *back = xmalloc(g.switches);
     char *hex = xmalloc(width + 1u), *want = xmalloc(width + 1u), *buf = xmalloc(width + 8u);
     for (int trial = 0; trial < 50; trial++) {
-      for (uint32_t b = 0; b < g.switches; b++) {
-        bits[b] = (uint8_t)pinet_rng_below(&rng, 2);
-      }
+      t_random_bits(&rng, bits, g.switches);
       /* expected text: digit i from the right holds bits 4i .. 4i+3 */
       for (size_t i = 0; i < width; i++) {
         unsigned v = 0;
@@ -1189,20 +1196,17 @@ static void run_reduce_case(const pinet_rta_geom *g, pinet_rta_op op, pinet_rng 
   t_ring_free(&r);
 }
 
+static void run_reduce_ops_case(const pinet_rta_geom *g, pinet_rng *rng) {
+  for (int op = 0; op < 4; op++) {
+    run_reduce_case(g, (pinet_rta_op)op, rng);
+  }
+}
+
 static void test_rta_reduce_ops(void **state) {
   (void)state;
   pinet_rng rng;
   pinet_rng_seed(&rng, g_seed ^ 0x7777u);
-  for (int dim = 1; dim <= 2; dim++) {
-    for (uint32_t side = 4; side <= (dim == 1 ? 4096u : 64u); side *= 2u) {
-      pinet_rta_geom g;
-      assert_int_equal(pinet_rta_geom_init(&g, (unsigned)dim, dim == 1 ? side : side * side),
-                       PINET_OK);
-      for (int op = 0; op < 4; op++) {
-        run_reduce_case(&g, (pinet_rta_op)op, &rng);
-      }
-    }
-  }
+  t_sweep(4096, 64, &rng, run_reduce_ops_case);
 }
 
 /* ================================================================================================
@@ -1246,8 +1250,8 @@ static void t_ctrl_clock(t_ctrl *c, const pinet_rta_geom *g, const t_ring *r, co
         c->err = 3;
       } else {
         for (uint32_t b = 0; b < g->switches; b++) {
-          int in_sub = g->dim == 1u ? t_is_desc_or_self_1d(cls[b], arg) : t_is_desc_or_self(cls[b], arg);
-          int is_anc = g->dim == 1u ? t_is_desc_or_self_1d(arg, cls[b]) : t_is_desc_or_self(arg, cls[b]);
+          int in_sub = t_node_in_subtree(g->dim, cls[b], arg);
+          int is_anc = t_node_in_subtree(g->dim, arg, cls[b]);
           if (opcode == 4 && in_sub) {
             c->bits[b] = 1;
           }
@@ -1270,6 +1274,15 @@ static void t_ctrl_clock(t_ctrl *c, const pinet_rta_geom *g, const t_ring *r, co
   }
 }
 
+/* Reset state: SRTA, every switch ON, error OK. */
+static void check_ctrl_reset_state(const pinet_rta_ctrl *ctrl, const pinet_rta_geom *g) {
+  assert_int_equal(pinet_rta_ctrl_mode(ctrl), PINET_RTA_MODE_SRTA);
+  assert_int_equal(pinet_rta_ctrl_error(ctrl), PINET_RTA_CTRL_OK);
+  for (uint32_t b = 0; b < g->switches; b++) {
+    assert_int_equal(pinet_rta_ctrl_bitmap(ctrl)[b], 1);
+  }
+}
+
 static void test_rta_ctrl_random_streams(void **state) {
   (void)state;
   pinet_rng rng;
@@ -1287,12 +1300,7 @@ static void test_rta_ctrl_random_streams(void **state) {
     t_ctrl ref;
     memset(&ref, 0, sizeof ref);
     t_srta(&g, &r, r.L, ref.bits);
-    /* reset state: SRTA, every switch ON, error OK */
-    assert_int_equal(pinet_rta_ctrl_mode(ctrl), PINET_RTA_MODE_SRTA);
-    assert_int_equal(pinet_rta_ctrl_error(ctrl), PINET_RTA_CTRL_OK);
-    for (uint32_t b = 0; b < g.switches; b++) {
-      assert_int_equal(pinet_rta_ctrl_bitmap(ctrl)[b], 1);
-    }
+    check_ctrl_reset_state(ctrl, &g);
     uint8_t raw[1024];
     unsigned err_seen = 0;
     for (int cyc = 0; cyc < 3000; cyc++) {
@@ -1314,9 +1322,7 @@ static void test_rta_ctrl_random_streams(void **state) {
       }
       uint64_t rk = pinet_rng_below(&rng, 3);
       if (rk == 0) {
-        for (uint32_t b = 0; b < g.switches; b++) {
-          raw[b] = (uint8_t)pinet_rng_below(&rng, 2);
-        }
+        t_random_bits(&rng, raw, g.switches);
       } else if (rk == 1) {
         t_srta(&g, &r, 1u + (uint32_t)pinet_rng_below(&rng, r.L), raw);
       } else {
@@ -1352,11 +1358,7 @@ static void test_rta_ctrl_random_streams(void **state) {
     pinet_rta_ctrl_clock(ctrl, 1, PINET_RTA_CMD_SET_MODE, PINET_RTA_MODE_RTA, NULL);
     pinet_rta_ctrl_clock(ctrl, 1, 7, 0, NULL);
     pinet_rta_ctrl_reset(ctrl);
-    assert_int_equal(pinet_rta_ctrl_mode(ctrl), PINET_RTA_MODE_SRTA);
-    assert_int_equal(pinet_rta_ctrl_error(ctrl), PINET_RTA_CTRL_OK);
-    for (uint32_t b = 0; b < g.switches; b++) {
-      assert_int_equal(pinet_rta_ctrl_bitmap(ctrl)[b], 1);
-    }
+    check_ctrl_reset_state(ctrl, &g);
     assert_int_equal(pinet_rta_ctrl_clock(ctrl, 1, PINET_RTA_CMD_WRITE_RAW, 0, NULL), PINET_ERR_NULL);
     pinet_rta_ctrl_free(ctrl);
     free(cls);
