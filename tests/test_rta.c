@@ -858,8 +858,18 @@ static void run_legality_case(const pinet_rta_geom *g, pinet_rng *rng) {
   uint8_t *bits = xmalloc(g->switches);
   int seen[3][2] = {{0, 0}, {0, 0}, {0, 0}};
   for (int trial = 0; trial < 300; trial++) {
-    int kind = trial % 4;
-    if (kind == 0) { /* uniform random */
+    int kind = trial % 5;
+    if (kind == 4 && g->nodes >= 2u) {
+      /* Every switch ON but those of one non-root node, whose parent stays ON: illegal in ARTA
+       * whichever child it is (a check that skips one of a node's 2 or 4 children would pass
+       * it); the random states above almost never produce this. */
+      uint32_t off = 2u + (uint32_t)pinet_rng_below(rng, g->nodes - 1u);
+      for (uint32_t b = 0; b < g->switches; b++) {
+        bits[b] = cls[b] != off;
+      }
+      CHECK(t_legal(g, &r, cls, 1, bits) == 0, "dim %u side %u node %u OFF under an ON parent",
+            g->dim, side, off);
+    } else if (kind == 0 || kind == 4) { /* uniform random */
       t_random_bits(rng, bits, g->switches);
     } else if (kind == 1) {
       assert_int_equal(pinet_rta_srta_bitmap(g, 1u + (uint32_t)pinet_rng_below(rng, r.L), bits),
