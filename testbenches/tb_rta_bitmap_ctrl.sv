@@ -27,6 +27,8 @@
 
 module tb_rta_bitmap_ctrl;
 
+  `include "tb_rta_common.svh"
+
   localparam int NumCfg = 7;
 
   // Pinned codes (cmodel/include/pinet/rta.h), written out here rather than taken from rta_pkg.
@@ -61,36 +63,7 @@ module tb_rta_bitmap_ctrl;
     endcase
   endfunction
 
-  ////////////////////
-  // Clock and PRNG //
-  ////////////////////
-
-  logic clk;
-  initial begin
-    clk = 1'b0;
-    forever #5 clk = ~clk;
-  end
-
-  logic [63:0] rng_state;
-  int unsigned seed;
-  int unsigned checks;
-
-  function automatic logic [31:0] rand32();
-    rng_state = rng_state ^ (rng_state << 13);
-    rng_state = rng_state ^ (rng_state >> 7);
-    rng_state = rng_state ^ (rng_state << 17);
-    rand32    = rng_state[31:0];
-  endfunction
-
-  // Uniform in 0 .. n-1 (n >= 1; the modulo bias is irrelevant here).
-  // rand32 and below are only ever called as the whole right-hand side of an assignment: a
-  // call inside a larger expression may be evaluated twice by one of the two simulators, and
-  // their streams would then differ.
-  function automatic int below(int n);
-    logic [31:0] r;
-    r     = rand32();
-    below = int'(r % 32'(n));
-  endfunction
+  `TB_RTA_CLOCK(clk)
 
   ///////////////////////////////////////////
   // One controller + reference per config //
@@ -191,7 +164,7 @@ module tb_rta_bitmap_ctrl;
               if (node_of_bit[b] != 0) begin
                 $error("tb_rta_bitmap_ctrl: class %0d and %0d both claim bit %0d", k,
                        node_of_bit[b], b);
-                $fatal(1, "tb_rta_bitmap_ctrl: FAIL");
+                tb_fail;
               end
               node_of_bit[b]  = k;
               level_of_bit[b] = $clog2(size[k]);
@@ -202,7 +175,7 @@ module tb_rta_bitmap_ctrl;
       for (int b2 = Sw - 1; b2 >= 0; b2--) begin
         if (node_of_bit[b2] < 1 || node_of_bit[b2] > Nodes) begin
           $error("tb_rta_bitmap_ctrl: bit %0d has no node", b2);
-          $fatal(1, "tb_rta_bitmap_ctrl: FAIL");
+          tb_fail;
         end
         first_bit[node_of_bit[b2]] = b2;
       end
@@ -298,7 +271,7 @@ module tb_rta_bitmap_ctrl;
         $display("tb_rta_bitmap_ctrl: Dim=%0d Side=%0d %s (seed %0d)", Dim, Side, what, seed);
         $error("DUT bitmap %b mode %0d err %0d, expected bitmap %b mode %0d err %0d", bitmap,
                mode, err, ref_bitmap, ref_mode, ref_err);
-        $fatal(1, "tb_rta_bitmap_ctrl: FAIL");
+        tb_fail;
       end
     endtask
 
@@ -494,7 +467,7 @@ module tb_rta_bitmap_ctrl;
     g_cfg[2].command(1'b1, OpSetMode, ModeSrta, '0);
     if (g_cfg[2].err !== 3'(ErrIllegal)) begin
       $error("tb_rta_bitmap_ctrl: golden 1D: SET_MODE SRTA on 0010100 gave err %0d", g_cfg[2].err);
-      $fatal(1, "tb_rta_bitmap_ctrl: FAIL");
+      tb_fail;
     end
   endtask
 
@@ -502,7 +475,7 @@ module tb_rta_bitmap_ctrl;
     if (g_cfg[2].bitmap !== expected) begin
       $error("tb_rta_bitmap_ctrl: golden 1D N=16 %s: DUT %b expected %b", what, g_cfg[2].bitmap,
              expected);
-      $fatal(1, "tb_rta_bitmap_ctrl: FAIL");
+      tb_fail;
     end
   endtask
 
@@ -526,17 +499,12 @@ module tb_rta_bitmap_ctrl;
     if (g_cfg[5].bitmap !== expected || g_cfg[5].err !== 3'(ErrOk)) begin
       $error("tb_rta_bitmap_ctrl: golden 2D Side=8 ARTA_OFF 3: DUT %b err %0d expected %b",
              g_cfg[5].bitmap, g_cfg[5].err, expected);
-      $fatal(1, "tb_rta_bitmap_ctrl: FAIL");
+      tb_fail;
     end
   endtask
 
   initial begin
-    seed = 1;
-    if ($value$plusargs("seed=%d", seed)) begin
-    end
-    rng_state = {32'h9e3779b9, seed} | 64'd1;
-    checks    = 0;
-    $display("tb_rta_bitmap_ctrl: seed %0d", seed);
+    tb_begin("tb_rta_bitmap_ctrl");
     g_cfg[0].run();
     g_cfg[1].run();
     g_cfg[2].run();
@@ -546,9 +514,7 @@ module tb_rta_bitmap_ctrl;
     g_cfg[5].run();
     golden_2d();
     g_cfg[6].run();
-    $display("tb_rta_bitmap_ctrl: %0d cycle checks, PRNG state %h", checks, rng_state);
-    $display("PASS tb_rta_bitmap_ctrl");
-    $finish;
+    tb_end("cycle checks");
   end
 
 endmodule

@@ -16,6 +16,8 @@
 
 module tb_rta_ring;
 
+  `include "tb_rta_common.svh"
+
   localparam int Width         = 32;
   localparam int NumCfg        = 4;
   localparam int RandomBitmaps = 150;
@@ -27,21 +29,6 @@ module tb_rta_ring;
       2:       cfg_n = 16;
       default: cfg_n = 64;
     endcase
-  endfunction
-
-  //////////
-  // PRNG //
-  //////////
-
-  logic [63:0] rng_state;
-  int unsigned seed;
-  int unsigned checks;
-
-  function automatic logic [31:0] rand32();
-    rng_state = rng_state ^ (rng_state << 13);
-    rng_state = rng_state ^ (rng_state >> 7);
-    rng_state = rng_state ^ (rng_state << 17);
-    rand32    = rng_state[31:0];
   endfunction
 
   ////////////////////////////////
@@ -78,14 +65,9 @@ module tb_rta_ring;
     task automatic drive(input logic [M-1:0] bm);
       logic [N*Width-1:0] l_next;
       logic [N*Width-1:0] r_next;
-      logic [31:0]        w;
-      // (rand32 only as the whole right-hand side: a call inside a larger expression may be
-      // evaluated twice by one of the two simulators, and their streams would then differ.)
       for (int i = 0; i < N; i++) begin
-        w = rand32();
-        l_next[i*Width +: Width] = (w & 32'hffffff00) | 32'(2 * i);
-        w = rand32();
-        r_next[i*Width +: Width] = (w & 32'hffffff00) | 32'(2 * i + 1);
+        l_next[i*Width +: Width] = rand_word(8, 2 * i);
+        r_next[i*Width +: Width] = rand_word(8, 2 * i + 1);
       end
       bitmap = bm;
       l_in   = l_next;
@@ -96,67 +78,39 @@ module tb_rta_ring;
     endtask
 
     // A's R port and B's L port must be joined: each receives the other's word.
-    task automatic check_link(input int a, input int b, input int level);
-      checks++;
-      if (l_got[b*Width +: Width] !== r_in[a*Width +: Width] ||
-          r_got[a*Width +: Width] !== l_in[b*Width +: Width]) begin
-        $display("tb_rta_ring: N=%0d level=%0d bitmap=%b (seed %0d)", N, level, bitmap, seed);
-        $error("PE %0d R -> PE %0d L: got L %h R %h, want L %h R %h", a, b,
-               l_got[b*Width +: Width], r_got[a*Width +: Width], r_in[a*Width +: Width],
-               l_in[b*Width +: Width]);
-        $fatal(1, "tb_rta_ring: FAIL");
-      end
+    task automatic link(input string ctx, input int a, input int b);
+      check_link(ctx, a, 0, b, 0, 1'b0, Width, l_got[b*Width +: Width], r_got[a*Width +: Width],
+                 r_in[a*Width +: Width], l_in[b*Width +: Width]);
     endtask
 
-    // SRTA level l: switch p is ON iff tz(p+1) + 2 <= l; check neighbor(A, l).
+    function automatic string context_of(input int level);
+      context_of = $sformatf("tb_rta_ring: N=%0d level=%0d bitmap=%b (seed %0d)", N, level,
+                             bitmap, seed);
+    endfunction
+
+    // SRTA level l: switch p is ON iff its level tz(p+1) + 2 <= l; check neighbor(A, l).
     task automatic test_srta;
       logic [M-1:0] bm;
-      int q;
-      int lvl;
-      int span;
+      string        ctx;
       for (int l = 1; l <= L; l++) begin
-        for (int p = 0; p < M; p++) begin
-          q   = p + 1;
-          lvl = 2;
-          while (q % 2 == 0) begin
-            q   = q / 2;
-            lvl = lvl + 1;
-          end
-          bm[p] = (lvl <= l);
-        end
+        for (int p = 0; p < M; p++) bm[p] = (srta_level(p) <= l);
         drive(bm);
-        span = 1 << l;
-        for (int a = 0; a < N; a++) begin
-          check_link(a, a - a % span + (a % span + 1) % span, l);
-        end
+        ctx = context_of(l);
+        for (int a = 0; a < N; a++) link(ctx, a, srta_neighbor(a, l));
       end
     endtask
 
     // Random bitmap: segments between the cuts (boundary 2p+2 of every OFF switch) are rings.
     task automatic test_random;
       logic [M-1:0] bm;
-      logic [31:0]  w;
-      int           first;
-      int           b;
+      logic [63:0]  starts;
+      string        ctx;
       for (int t = 0; t < RandomBitmaps; t++) begin
-        for (int p = 0; p < M; p++) begin
-          w = rand32();
-          // Rounds alternate uniform, mostly-ON and mostly-OFF bitmaps.
-          case (t % 3)
-            0:       bm[p] = (w & 32'h1) != 0;
-            1:       bm[p] = ((w & 32'h7) != 0);
-            default: bm[p] = ((w & 32'h7) == 0);
-          endcase
-        end
+        for (int p = 0; p < M; p++) bm[p] = rand_switch(t);
         drive(bm);
-        first = 0;
-        for (int a = 0; a < N; a++) begin
-          if (a > 0 && a % 2 == 0 && !bm[a/2-1]) first = a;
-          // A ends its segment if it is PE N-1 or odd with an OFF switch on its right.
-          if (a == N - 1 || (a % 2 == 1 && !bm[(a-1)/2])) b = first;
-          else b = a + 1;
-          check_link(a, b, -1);
-        end
+        ctx    = context_of(-1);
+        starts = cut_starts(32'(bm), N);
+        for (int a = 0; a < N; a++) link(ctx, a, ring_next(starts, N, a));
       end
     endtask
 
@@ -167,19 +121,12 @@ module tb_rta_ring;
   end
 
   initial begin
-    seed = 1;
-    if ($value$plusargs("seed=%d", seed)) begin
-    end
-    rng_state = {32'h9e3779b9, seed} | 64'd1;
-    checks    = 0;
-    $display("tb_rta_ring: seed %0d", seed);
+    tb_begin("tb_rta_ring");
     g_cfg[0].run();
     g_cfg[1].run();
     g_cfg[2].run();
     g_cfg[3].run();
-    $display("tb_rta_ring: %0d link checks, PRNG state %h", checks, rng_state);
-    $display("PASS tb_rta_ring");
-    $finish;
+    tb_end("link checks");
   end
 
 endmodule

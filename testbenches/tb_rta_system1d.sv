@@ -19,6 +19,8 @@
 
 module tb_rta_system1d;
 
+  `include "tb_rta_common.svh"
+
   localparam int N      = 16;
   localparam int L      = 4;
   localparam int M      = N / 2 - 1;
@@ -28,7 +30,8 @@ module tb_rta_system1d;
   localparam int OpSetMode = 1, OpSetLevel = 2, OpArtaOff = 3, OpArtaOn = 4, OpWriteRaw = 5;
   localparam int ErrOk = 0, ErrIllegal = 5;
 
-  logic               clk;
+  `TB_RTA_CLOCK(clk)
+
   logic               rst_n;
   logic               cmd_valid;
   logic [2:0]         cmd_op;
@@ -61,88 +64,50 @@ module tb_rta_system1d;
     .r_o         (r_out)
   );
 
-  initial begin
-    clk = 1'b0;
-    forever #5 clk = ~clk;
-  end
-
-  //////////
-  // PRNG //
-  //////////
-
-  logic [63:0] rng_state;
-  int unsigned seed;
-  int unsigned checks;
-
-  // Called only as the whole right-hand side of an assignment (see tb_rta_bitmap_ctrl).
-  function automatic logic [31:0] rand32();
-    rng_state = rng_state ^ (rng_state << 13);
-    rng_state = rng_state ^ (rng_state >> 7);
-    rng_state = rng_state ^ (rng_state << 17);
-    rand32    = rng_state[31:0];
-  endfunction
-
   ///////////
   // Tests //
   ///////////
 
+  typedef logic [N-1:0] starts_t;  // bit k = 1: a ring starts at PE k (bit 0 always set)
+
   // Fresh random words, tag 2*pe + port in the low 5 bits.
   task automatic drive_words;
-    logic [31:0] w;
     for (int i = 0; i < N; i++) begin
-      w = rand32();
-      l_in[i*Width +: Width] = Width'((w & 32'hffe0) | 32'(2 * i));
-      w = rand32();
-      r_in[i*Width +: Width] = Width'((w & 32'hffe0) | 32'(2 * i + 1));
+      l_in[i*Width +: Width] = Width'(rand_word(5, 2 * i));
+      r_in[i*Width +: Width] = Width'(rand_word(5, 2 * i + 1));
     end
   endtask
 
-  // Check the ring partition: starts[k] = 1 when a ring begins at PE k (starts[0] = 1). Each
-  // PE's R port is joined to the next PE's L port inside its ring, the last PE's to the first's.
-  task automatic check_rings(input logic [N-1:0] starts, input string what);
-    int first;
-    int b;
+  // Check the ring partition: each PE's R port is joined to the next PE's L port inside its ring,
+  // the last PE's to the first's.
+  task automatic check_rings(input starts_t starts, input string what);
+    string ctx;
+    int    b;
     drive_words();
     #1;
-    first = 0;
+    ctx = $sformatf("tb_rta_system1d: %s, ring starts %b, bitmap %b (seed %0d)", what, starts,
+                    bitmap, seed);
     for (int a = 0; a < N; a++) begin
-      if (starts[a]) first = a;
-      if (a == N - 1 || starts[a+1]) b = first;
-      else b = a + 1;
-      checks++;
-      if (l_out[b*Width +: Width] !== r_in[a*Width +: Width] ||
-          r_out[a*Width +: Width] !== l_in[b*Width +: Width]) begin
-        $display("tb_rta_system1d: %s, ring starts %b, bitmap %b (seed %0d)", what, starts,
-                 bitmap, seed);
-        $error("PE %0d R -> PE %0d L: got L %h R %h, want L %h R %h", a, b,
-               l_out[b*Width +: Width], r_out[a*Width +: Width], r_in[a*Width +: Width],
-               l_in[b*Width +: Width]);
-        $fatal(1, "tb_rta_system1d: FAIL");
-      end
+      b = ring_next(64'(starts), N, a);
+      check_link(ctx, a, 0, b, 0, 1'b0, Width, 32'(l_out[b*Width +: Width]),
+                 32'(r_out[a*Width +: Width]), 32'(r_in[a*Width +: Width]),
+                 32'(l_in[b*Width +: Width]));
     end
   endtask
 
   // The ring starts a bitmap produces: an OFF switch p starts a ring at PE 2p+2.
-  function automatic logic [N-1:0] starts_of(input logic [M-1:0] bm);
-    logic [N-1:0] s;
-    s    = '0;
-    s[0] = 1'b1;
-    for (int p = 0; p < M; p++) begin
-      if (!bm[p]) s[2*p+2] = 1'b1;
-    end
-    starts_of = s;
+  function automatic starts_t starts_of(input logic [M-1:0] bm);
+    starts_of = starts_t'(cut_starts(32'(bm), N));
   endfunction
 
   // The rings of SRTA level l: every 2^l PEs.
-  function automatic logic [N-1:0] level_starts(int l);
-    logic [N-1:0] s;
-    for (int k = 0; k < N; k++) s[k] = (k % (1 << l) == 0);
-    level_starts = s;
+  function automatic starts_t level_starts(int l);
+    level_starts = starts_t'(srta_starts(l));
   endfunction
 
   // Issue one command; check the routing just before the edge (old) and after it (new).
   task automatic command(input int op, input int arg, input logic [M-1:0] raw,
-                         input logic [N-1:0] old_starts, input logic [N-1:0] new_starts,
+                         input starts_t old_starts, input starts_t new_starts,
                          input int want_err, input int want_mode, input string what);
     if (op < 0 || op > 7 || arg < 0 || arg > 65535) $fatal(1, "tb_rta_system1d: bad command");
     @(negedge clk);
@@ -155,26 +120,16 @@ module tb_rta_system1d;
     @(posedge clk);
     #1;
     cmd_valid = 1'b0;
-    checks++;
-    if (err !== 3'(want_err) || mode !== 2'(want_mode)) begin
-      $error("tb_rta_system1d: %s: err %0d mode %0d, expected err %0d mode %0d (seed %0d)", what,
-             err, mode, want_err, want_mode, seed);
-      $fatal(1, "tb_rta_system1d: FAIL");
-    end
+    check_err_mode(what, err, mode, want_err, want_mode);
     check_rings(new_starts, what);
   endtask
 
   initial begin
-    logic [N-1:0] s;
-    logic [N-1:0] t;
+    starts_t      s;
+    starts_t      t;
     logic [M-1:0] raw;
     logic [31:0]  w;
-    seed = 1;
-    if ($value$plusargs("seed=%d", seed)) begin
-    end
-    rng_state = {32'h9e3779b9, seed} | 64'd1;
-    checks    = 0;
-    $display("tb_rta_system1d: seed %0d", seed);
+    tb_begin("tb_rta_system1d");
 
     cmd_valid  = 1'b0;
     cmd_op     = '0;
@@ -221,14 +176,12 @@ module tb_rta_system1d;
       checks++;
       if (bitmap !== raw) begin
         $error("tb_rta_system1d: WRITE_RAW %b in RTA: bitmap %b (seed %0d)", raw, bitmap, seed);
-        $fatal(1, "tb_rta_system1d: FAIL");
+        tb_fail;
       end
       s = starts_of(raw);
     end
 
-    $display("tb_rta_system1d: %0d checks, PRNG state %h", checks, rng_state);
-    $display("PASS tb_rta_system1d");
-    $finish;
+    tb_end("checks");
   end
 
 endmodule

@@ -19,6 +19,8 @@
 
 module tb_rta_system2d;
 
+  `include "tb_rta_common.svh"
+
   localparam int Side      = 8;
   localparam int L         = 3;
   localparam int M         = Side / 2 - 1;
@@ -30,7 +32,8 @@ module tb_rta_system2d;
   localparam int OpSetMode = 1, OpSetLevel = 2, OpArtaOff = 3, OpArtaOn = 4, OpWriteRaw = 5;
   localparam int ErrOk = 0, ErrIllegal = 5;
 
-  logic                 clk;
+  `TB_RTA_CLOCK(clk)
+
   logic                 rst_n;
   logic                 cmd_valid;
   logic [2:0]           cmd_op;
@@ -65,27 +68,6 @@ module tb_rta_system2d;
     .d_o         (d_out)
   );
 
-  initial begin
-    clk = 1'b0;
-    forever #5 clk = ~clk;
-  end
-
-  //////////
-  // PRNG //
-  //////////
-
-  logic [63:0] rng_state;
-  int unsigned seed;
-  int unsigned checks;
-
-  // Called only as the whole right-hand side of an assignment (see tb_rta_bitmap_ctrl).
-  function automatic logic [31:0] rand32();
-    rng_state = rng_state ^ (rng_state << 13);
-    rng_state = rng_state ^ (rng_state >> 7);
-    rng_state = rng_state ^ (rng_state << 17);
-    rand32    = rng_state[31:0];
-  endfunction
-
   ///////////
   // Tests //
   ///////////
@@ -97,58 +79,32 @@ module tb_rta_system2d;
 
   // Fresh random words, tag 4*pe + port (L, R, U, D) in the low 8 bits.
   task automatic drive_words;
-    logic [31:0] w;
     for (int i = 0; i < Pes; i++) begin
-      w = rand32();
-      l_in[i*Width +: Width] = Width'((w & 32'hff00) | 32'(4 * i));
-      w = rand32();
-      r_in[i*Width +: Width] = Width'((w & 32'hff00) | 32'(4 * i + 1));
-      w = rand32();
-      u_in[i*Width +: Width] = Width'((w & 32'hff00) | 32'(4 * i + 2));
-      w = rand32();
-      d_in[i*Width +: Width] = Width'((w & 32'hff00) | 32'(4 * i + 3));
+      l_in[i*Width +: Width] = Width'(rand_word(8, 4 * i));
+      r_in[i*Width +: Width] = Width'(rand_word(8, 4 * i + 1));
+      u_in[i*Width +: Width] = Width'(rand_word(8, 4 * i + 2));
+      d_in[i*Width +: Width] = Width'(rand_word(8, 4 * i + 3));
     end
   endtask
 
-  // Next position after a on a ring of Side PEs whose rings start where starts has a 1.
-  function automatic int next_pos(input starts_t starts, input int a);
-    int first;
-    first = 0;
-    for (int k = 0; k <= a; k++) begin
-      if (starts[k]) first = k;
-    end
-    if (a == Side - 1 || starts[a+1]) next_pos = first;
-    else next_pos = a + 1;
-  endfunction
-
   task automatic check_torus(input part_t hs, input part_t vs, input string what);
-    int a;
-    int b;
+    string ctx;
+    int    a;
+    int    b;
     drive_words();
     #1;
+    ctx = $sformatf("tb_rta_system2d: %s (seed %0d)", what, seed);
     for (int r = 0; r < Side; r++) begin
       for (int c = 0; c < Side; c++) begin
         a = r * Side + c;
-        b = r * Side + next_pos(hs[r*Side +: Side], c);
-        checks++;
-        if (l_out[b*Width +: Width] !== r_in[a*Width +: Width] ||
-            r_out[a*Width +: Width] !== l_in[b*Width +: Width]) begin
-          $display("tb_rta_system2d: %s (seed %0d)", what, seed);
-          $error("PE (%0d,%0d) R -> PE %0d L: got L %h R %h, want L %h R %h", r, c, b,
-                 l_out[b*Width +: Width], r_out[a*Width +: Width], r_in[a*Width +: Width],
-                 l_in[b*Width +: Width]);
-          $fatal(1, "tb_rta_system2d: FAIL");
-        end
-        b = next_pos(vs[c*Side +: Side], r) * Side + c;
-        checks++;
-        if (u_out[b*Width +: Width] !== d_in[a*Width +: Width] ||
-            d_out[a*Width +: Width] !== u_in[b*Width +: Width]) begin
-          $display("tb_rta_system2d: %s (seed %0d)", what, seed);
-          $error("PE (%0d,%0d) D -> PE %0d U: got U %h D %h, want U %h D %h", r, c, b,
-                 u_out[b*Width +: Width], d_out[a*Width +: Width], d_in[a*Width +: Width],
-                 u_in[b*Width +: Width]);
-          $fatal(1, "tb_rta_system2d: FAIL");
-        end
+        b = r * Side + ring_next(64'(hs[r*Side +: Side]), Side, c);
+        check_link(ctx, a, Side, b, 0, 1'b0, Width, 32'(l_out[b*Width +: Width]),
+                   32'(r_out[a*Width +: Width]), 32'(r_in[a*Width +: Width]),
+                   32'(l_in[b*Width +: Width]));
+        b = ring_next(64'(vs[c*Side +: Side]), Side, r) * Side + c;
+        check_link(ctx, a, Side, b, 0, 1'b1, Width, 32'(u_out[b*Width +: Width]),
+                   32'(d_out[a*Width +: Width]), 32'(d_in[a*Width +: Width]),
+                   32'(u_in[b*Width +: Width]));
       end
     end
   endtask
@@ -158,22 +114,16 @@ module tb_rta_system2d;
 
   task automatic expect_level(int l);
     for (int i = 0; i < Side; i++) begin
-      for (int k = 0; k < Side; k++) begin
-        new_hs[i*Side + k] = (k % (1 << l) == 0);
-        new_vs[i*Side + k] = (k % (1 << l) == 0);
-      end
+      new_hs[i*Side +: Side] = starts_t'(srta_starts(l));
+      new_vs[i*Side +: Side] = starts_t'(srta_starts(l));
     end
   endtask
 
   // Along ring i (rows first, then columns) an OFF switch p starts a ring at 2p+2.
   task automatic expect_bitmap(input logic [Sw-1:0] bm);
     for (int i = 0; i < Side; i++) begin
-      new_hs[i*Side +: Side] = starts_t'(1);
-      new_vs[i*Side +: Side] = starts_t'(1);
-      for (int p = 0; p < M; p++) begin
-        if (!bm[i*M + p]) new_hs[i*Side + 2*p + 2] = 1'b1;
-        if (!bm[Side*M + i*M + p]) new_vs[i*Side + 2*p + 2] = 1'b1;
-      end
+      new_hs[i*Side +: Side] = starts_t'(cut_starts(32'(bm[i*M +: M]), Side));
+      new_vs[i*Side +: Side] = starts_t'(cut_starts(32'(bm[Side*M + i*M +: M]), Side));
     end
   endtask
 
@@ -197,12 +147,7 @@ module tb_rta_system2d;
     @(posedge clk);
     #1;
     cmd_valid = 1'b0;
-    checks++;
-    if (err !== 3'(want_err) || mode !== 2'(want_mode)) begin
-      $error("tb_rta_system2d: %s: err %0d mode %0d, expected err %0d mode %0d (seed %0d)", what,
-             err, mode, want_err, want_mode, seed);
-      $fatal(1, "tb_rta_system2d: FAIL");
-    end
+    check_err_mode(what, err, mode, want_err, want_mode);
     check_torus(new_hs, new_vs, what);
     old_hs = new_hs;
     old_vs = new_vs;
@@ -211,12 +156,7 @@ module tb_rta_system2d;
   initial begin
     logic [Sw-1:0] raw;
     logic [31:0]   w;
-    seed = 1;
-    if ($value$plusargs("seed=%d", seed)) begin
-    end
-    rng_state = {32'h9e3779b9, seed} | 64'd1;
-    checks    = 0;
-    $display("tb_rta_system2d: seed %0d", seed);
+    tb_begin("tb_rta_system2d");
 
     cmd_valid  = 1'b0;
     cmd_op     = '0;
@@ -276,13 +216,11 @@ module tb_rta_system2d;
       checks++;
       if (bitmap !== raw) begin
         $error("tb_rta_system2d: WRITE_RAW %h in RTA: bitmap %h (seed %0d)", raw, bitmap, seed);
-        $fatal(1, "tb_rta_system2d: FAIL");
+        tb_fail;
       end
     end
 
-    $display("tb_rta_system2d: %0d checks, PRNG state %h", checks, rng_state);
-    $display("PASS tb_rta_system2d");
-    $finish;
+    tb_end("checks");
   end
 
 endmodule

@@ -17,6 +17,8 @@
 
 module tb_rta_torus2d;
 
+  `include "tb_rta_common.svh"
+
   localparam int Width         = 32;
   localparam int NumCfg        = 3;
   localparam int RandomBitmaps = 20;
@@ -27,21 +29,6 @@ module tb_rta_torus2d;
       1:       cfg_side = 8;
       default: cfg_side = 16;
     endcase
-  endfunction
-
-  //////////
-  // PRNG //
-  //////////
-
-  logic [63:0] rng_state;
-  int unsigned seed;
-  int unsigned checks;
-
-  function automatic logic [31:0] rand32();
-    rng_state = rng_state ^ (rng_state << 13);
-    rng_state = rng_state ^ (rng_state >> 7);
-    rng_state = rng_state ^ (rng_state << 17);
-    rand32    = rng_state[31:0];
   endfunction
 
   /////////////////////////////////
@@ -80,18 +67,11 @@ module tb_rta_torus2d;
     // Apply a bitmap and fresh random words (tag 4*pe + port, port 0..3 = L, R, U, D).
     task automatic drive(input logic [Sw-1:0] bm);
       logic [Pes*Width-1:0] l_next, r_next, u_next, d_next;
-      logic [31:0]          w;
-      // (rand32 only as the whole right-hand side: a call inside a larger expression may be
-      // evaluated twice by one of the two simulators, and their streams would then differ.)
       for (int i = 0; i < Pes; i++) begin
-        w = rand32();
-        l_next[i*Width +: Width] = (w & 32'hfffffc00) | 32'(4 * i);
-        w = rand32();
-        r_next[i*Width +: Width] = (w & 32'hfffffc00) | 32'(4 * i + 1);
-        w = rand32();
-        u_next[i*Width +: Width] = (w & 32'hfffffc00) | 32'(4 * i + 2);
-        w = rand32();
-        d_next[i*Width +: Width] = (w & 32'hfffffc00) | 32'(4 * i + 3);
+        l_next[i*Width +: Width] = rand_word(10, 4 * i);
+        r_next[i*Width +: Width] = rand_word(10, 4 * i + 1);
+        u_next[i*Width +: Width] = rand_word(10, 4 * i + 2);
+        d_next[i*Width +: Width] = rand_word(10, 4 * i + 3);
       end
       bitmap = bm;
       l_in   = l_next;
@@ -105,92 +85,59 @@ module tb_rta_torus2d;
       d_got = d_out;
     endtask
 
-    // Horizontal link: PE a's R port joined to PE b's L port (scalar PE numbers).
-    task automatic check_h(input int a, input int b, input int level);
-      checks++;
-      if (l_got[b*Width +: Width] !== r_in[a*Width +: Width] ||
-          r_got[a*Width +: Width] !== l_in[b*Width +: Width]) begin
-        $display("tb_rta_torus2d: Side=%0d level=%0d (seed %0d)", Side, level, seed);
-        $error("PE (%0d,%0d) R -> PE (%0d,%0d) L: got L %h R %h, want L %h R %h", a / Side,
-               a % Side, b / Side, b % Side, l_got[b*Width +: Width], r_got[a*Width +: Width],
-               r_in[a*Width +: Width], l_in[b*Width +: Width]);
-        $fatal(1, "tb_rta_torus2d: FAIL");
-      end
+    // Horizontal link: PE a's R port joined to PE b's L port (scalar PE numbers r*Side + c).
+    task automatic check_h(input string ctx, input int a, input int b);
+      check_link(ctx, a, Side, b, Side, 1'b0, Width, l_got[b*Width +: Width],
+                 r_got[a*Width +: Width], r_in[a*Width +: Width], l_in[b*Width +: Width]);
     endtask
 
     // Vertical link: PE a's D port joined to PE b's U port.
-    task automatic check_v(input int a, input int b, input int level);
-      checks++;
-      if (u_got[b*Width +: Width] !== d_in[a*Width +: Width] ||
-          d_got[a*Width +: Width] !== u_in[b*Width +: Width]) begin
-        $display("tb_rta_torus2d: Side=%0d level=%0d (seed %0d)", Side, level, seed);
-        $error("PE (%0d,%0d) D -> PE (%0d,%0d) U: got U %h D %h, want U %h D %h", a / Side,
-               a % Side, b / Side, b % Side, u_got[b*Width +: Width], d_got[a*Width +: Width],
-               d_in[a*Width +: Width], u_in[b*Width +: Width]);
-        $fatal(1, "tb_rta_torus2d: FAIL");
-      end
+    task automatic check_v(input string ctx, input int a, input int b);
+      check_link(ctx, a, Side, b, Side, 1'b1, Width, u_got[b*Width +: Width],
+                 d_got[a*Width +: Width], d_in[a*Width +: Width], u_in[b*Width +: Width]);
     endtask
 
-    task automatic test_srta;
-      logic [Sw-1:0] bm;
-      int q;
-      int lvl;
-      int span;
-      for (int l = 1; l <= L; l++) begin
-        for (int ring = 0; ring < 2 * Side; ring++) begin
-          for (int p = 0; p < M; p++) begin
-            q   = p + 1;
-            lvl = 2;
-            while (q % 2 == 0) begin
-              q   = q / 2;
-              lvl = lvl + 1;
-            end
-            bm[ring*M + p] = (lvl <= l);
-          end
-        end
-        drive(bm);
-        span = 1 << l;
-        for (int r = 0; r < Side; r++) begin
-          for (int c = 0; c < Side; c++) begin
-            check_h(r * Side + c, r * Side + (c - c % span + (c % span + 1) % span), l);
-            check_v(r * Side + c, (r - r % span + (r % span + 1) % span) * Side + c, l);
-          end
-        end
-      end
-    endtask
-
-    // Next PE after position a on the ring whose switch p has bit bm[base + p]: the OFF
-    // switches cut the ring at 2p+2 and each segment closes on itself.
-    function automatic int seg_next(input logic [Sw-1:0] bm, input int base, input int a);
-      int first;
-      if (a == Side - 1 || (a % 2 == 1 && !bm[base + (a - 1) / 2])) begin
-        first = 0;
-        for (int j = 2; j <= a; j += 2) begin
-          if (!bm[base + j / 2 - 1]) first = j;
-        end
-        seg_next = first;
-      end else begin
-        seg_next = a + 1;
-      end
+    function automatic string context_of(input int level);
+      context_of = $sformatf("tb_rta_torus2d: Side=%0d level=%0d (seed %0d)", Side, level, seed);
     endfunction
 
-    task automatic test_random;
+    // Each row and column: switch p is ON iff its level tz(p+1) + 2 <= l; check neighbor(A, l)
+    // along rows and columns.
+    task automatic test_srta;
       logic [Sw-1:0] bm;
-      logic [31:0]   w;
-      for (int t = 0; t < RandomBitmaps; t++) begin
-        for (int b = 0; b < Sw; b++) begin
-          w = rand32();
-          case (t % 3)
-            0:       bm[b] = (w & 32'h1) != 0;
-            1:       bm[b] = ((w & 32'h7) != 0);
-            default: bm[b] = ((w & 32'h7) == 0);
-          endcase
+      string         ctx;
+      for (int l = 1; l <= L; l++) begin
+        for (int ring = 0; ring < 2 * Side; ring++) begin
+          for (int p = 0; p < M; p++) bm[ring*M + p] = (srta_level(p) <= l);
         end
         drive(bm);
+        ctx = context_of(l);
         for (int r = 0; r < Side; r++) begin
           for (int c = 0; c < Side; c++) begin
-            check_h(r * Side + c, r * Side + seg_next(bm, r * M, c), -1);
-            check_v(r * Side + c, seg_next(bm, Side * M + c * M, r) * Side + c, -1);
+            check_h(ctx, r * Side + c, r * Side + srta_neighbor(c, l));
+            check_v(ctx, r * Side + c, srta_neighbor(r, l) * Side + c);
+          end
+        end
+      end
+    endtask
+
+    // Random bitmaps: along each row r (horizontal bits r*M + p) and column c (vertical bits
+    // Side*M + c*M + p), the OFF switches cut the ring into rings.
+    task automatic test_random;
+      logic [Sw-1:0] bm;
+      logic [63:0]   row;
+      logic [63:0]   col;
+      string         ctx;
+      for (int t = 0; t < RandomBitmaps; t++) begin
+        for (int b = 0; b < Sw; b++) bm[b] = rand_switch(t);
+        drive(bm);
+        ctx = context_of(-1);
+        for (int r = 0; r < Side; r++) begin
+          row = cut_starts(32'(bm[r*M +: M]), Side);
+          for (int c = 0; c < Side; c++) begin
+            col = cut_starts(32'(bm[Side*M + c*M +: M]), Side);
+            check_h(ctx, r * Side + c, r * Side + ring_next(row, Side, c));
+            check_v(ctx, r * Side + c, ring_next(col, Side, r) * Side + c);
           end
         end
       end
@@ -203,18 +150,11 @@ module tb_rta_torus2d;
   end
 
   initial begin
-    seed = 1;
-    if ($value$plusargs("seed=%d", seed)) begin
-    end
-    rng_state = {32'h9e3779b9, seed} | 64'd1;
-    checks    = 0;
-    $display("tb_rta_torus2d: seed %0d", seed);
+    tb_begin("tb_rta_torus2d");
     g_cfg[0].run();
     g_cfg[1].run();
     g_cfg[2].run();
-    $display("tb_rta_torus2d: %0d link checks, PRNG state %h", checks, rng_state);
-    $display("PASS tb_rta_torus2d");
-    $finish;
+    tb_end("link checks");
   end
 
 endmodule
