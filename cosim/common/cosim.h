@@ -196,6 +196,18 @@ class Scoreboard {
   uint64_t fail_expected_ = 0;
 };
 
+// Writes the model's Verilator coverage (when built with coverage) to $PINET_COVERAGE_FILE, or
+// coverage.dat; verify.sh --coverage sets the variable per run. Harnesses without Sim (SystemC)
+// call it after the model's final().
+inline void write_coverage(VerilatedContext *ctx) {
+#if VM_COVERAGE
+  const char *path = std::getenv("PINET_COVERAGE_FILE");
+  ctx->coveragep()->write(path ? path : "coverage.dat");
+#else
+  (void)ctx;
+#endif
+}
+
 // Owns the VerilatedContext, the model and the optional FST trace. Time advances 1 unit per
 // half clock period; tick() = falling edge (inputs are driven before it), rising edge.
 template <class Model>
@@ -265,12 +277,7 @@ class Sim {
     if (trace_) trace_->dump(ctx_->time());
 #endif
   }
-  void write_coverage() {
-#if VM_COVERAGE
-    const char *path = std::getenv("PINET_COVERAGE_FILE");
-    ctx_->coveragep()->write(path ? path : "coverage.dat");
-#endif
-  }
+  void write_coverage() { pinet::cosim::write_coverage(ctx_.get()); }
 
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Model> model_;

@@ -438,6 +438,7 @@ int sc_main(int argc, char **argv) {
   if (trace) trace->close();
 #endif
   dut->final();
+  pinet::cosim::write_coverage(dut->contextp());
   if (!opt.quiet()) {
     std::printf(
         "cosim %s: N %u MemWords %u (SystemC): %u of %u scenarios, %" PRIu64
