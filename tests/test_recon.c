@@ -631,6 +631,28 @@ static void test_recon_bad_input(void **state) {
   o.subsets = 0;
   o.arith = PINET_RECON_FLOAT;
   assert_int_equal(pinet_em_create(m, counts, &o, &em), PINET_ERR_RANGE);
+  /* the fixed path's range, on both sides: the bits floor(30 - log2(total)) must lie in
+   * [MIN, MAX]; a total past either edge is refused, one just inside is accepted and makes no
+   * sum wrap (the image stays finite and positive) */
+  o.subsets = 1;
+  o.arith = PINET_RECON_FIXED;
+  const double edge_hi = ldexp(1.0, 30 - PINET_RECON_FIXED_BITS_MIN);  /* bits == MIN */
+  const double edge_lo = ldexp(1.0, 30 - PINET_RECON_FIXED_BITS_MAX);  /* bits == MAX */
+  const double totals[4] = {edge_hi * 0.99, edge_hi * 2.01, edge_lo * 1.01, edge_lo * 0.49};
+  const pinet_status want[4] = {PINET_OK, PINET_ERR_RANGE, PINET_OK, PINET_ERR_RANGE};
+  for (int k = 0; k < 4; k++) {
+    for (uint32_t t = 0; t < T; t++) counts[t] = totals[k] / T;
+    assert_int_equal(pinet_em_fixed_total_ok(totals[k]), want[k] == PINET_OK);
+    assert_int_equal(pinet_em_create(m, counts, &o, &em), want[k]);
+    if (em != NULL) {
+      assert_int_equal(pinet_em_iterate(em, NULL), PINET_OK);
+      double sum = 0.0;
+      for (uint32_t b = 0; b < pinet_sysmat_boxes(m); b++) sum += pinet_em_image(em)[b] * pinet_em_sens(em)[b];
+      assert_true(fabs(sum - totals[k]) <= 1e-6 * totals[k]); /* EM keeps sum lambda s = sum n */
+      pinet_em_free(em);
+      em = NULL;
+    }
+  }
   pinet_em_free(NULL);
   free(counts);
   pinet_sysmat_free(m);

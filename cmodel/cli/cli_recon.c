@@ -2,6 +2,7 @@
  * The contract (options, file formats, JSON fields, exit codes) is documented in docs/recon.md. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -169,6 +170,16 @@ static void text_comm(const pinet_recon_comm *c, const uint64_t *work) {
 }
 
 /* ---- fbp ------------------------------------------------------------------------------------ */
+
+/* A sinogram whose filtered views or image leave the float32 range (the only range error a
+ * finite sinogram can raise: the fixed path's scale follows the data). Names the largest value. */
+static int fail_sinogram_range(const char *ctx, pinet_status st, const float *sino, size_t n) {
+  double mx = 0.0;
+  for (size_t i = 0; i < n; i++) mx = fmax(mx, fabs((double)sino[i]));
+  return pinet_cli_fail(ctx, st,
+                        "the largest sinogram |value| %.3g is too large: filtering and backprojecting "
+                        "it leave the float32 range (%.3g)", mx, (double)FLT_MAX);
+}
 
 enum { F_SINO, F_VIEWS, F_BINS, F_FILTER, F_SIZE, F_OUT, F_JSON, F_PHANTOM, F_PES, F_FIXED,
        F_CENTER, F_GEOM, F_DETS, F_NOISE, F_SEED, F_COUNT };
@@ -356,10 +367,11 @@ static int cmd_fbp(int argc, char **argv) {
       goto out;
     }
     st = pinet_fbp_filter_views(p, NULL, sino, views, filt);
-    bits = pinet_fbp_fixed_bits(p, filt);
+    double largest = 0.0;
+    if (st == PINET_OK) st = pinet_fbp_fixed_scale(p, filt, &bits, &largest);
     free(filt);
     if (st != PINET_OK) {
-      exit_code = pinet_cli_fail(ctx, st, "sinogram");
+      exit_code = fail_sinogram_range(ctx, st, sino, nsino);
       goto out;
     }
   }
@@ -371,7 +383,8 @@ static int cmd_fbp(int argc, char **argv) {
   }
   double elapsed = now_s() - t0;
   if (st != PINET_OK) {
-    exit_code = pinet_cli_fail(ctx, st, "reconstruction");
+    exit_code = st == PINET_ERR_RANGE ? fail_sinogram_range(ctx, st, sino, nsino)
+                                      : pinet_cli_fail(ctx, st, "reconstruction");
     goto out;
   }
   if (pes != 0) { /* the sequential result, to report the difference */

@@ -674,12 +674,23 @@ void pinet_em_s4_fixed(const int32_t *u_fx, int bits, const double *sens, size_t
   }
 }
 
+/* floor(log2(2^30 / total)), 30 for a total of 0 (the caller has checked it is finite). */
+static double em_bits_unclamped(double total_counts) {
+  if (!(total_counts > 0)) return 30.0;
+  return floor(30.0 - log2(total_counts));
+}
+
 int pinet_em_fixed_bits(double total_counts) {
-  if (!(total_counts > 0)) return 30;
-  int bits = (int)floor(log2(ldexp(1.0, 30) / total_counts));
-  if (bits < -8) bits = -8;
-  if (bits > 30) bits = 30;
-  return bits;
+  double bits = isfinite(total_counts) ? em_bits_unclamped(total_counts) : PINET_RECON_FIXED_BITS_MIN;
+  if (bits < PINET_RECON_FIXED_BITS_MIN) bits = PINET_RECON_FIXED_BITS_MIN;
+  if (bits > PINET_RECON_FIXED_BITS_MAX) bits = PINET_RECON_FIXED_BITS_MAX;
+  return (int)bits;
+}
+
+int pinet_em_fixed_total_ok(double total_counts) {
+  if (!isfinite(total_counts) || total_counts < 0.0) return 0;
+  const double bits = em_bits_unclamped(total_counts);
+  return bits >= PINET_RECON_FIXED_BITS_MIN && bits <= PINET_RECON_FIXED_BITS_MAX;
 }
 
 double pinet_em_loglik(const double *counts, const double *nbar, size_t tubes) {
@@ -750,6 +761,7 @@ pinet_status pinet_em_create(const pinet_sysmat *m, const double *counts, const 
     RETURN_ERROR_IF(!isfinite(counts[t]) || counts[t] < 0.0, PINET_ERR_RANGE);
     total += counts[t];
   }
+  RETURN_ERROR_IF(o.arith == PINET_RECON_FIXED && !pinet_em_fixed_total_ok(total), PINET_ERR_RANGE);
   if (o.subsets > 1) { /* every subset must hold at least one tube */
     const uint32_t *tv = pinet_sysmat_tube_view(m);
     uint8_t *seen = calloc(o.subsets, 1);

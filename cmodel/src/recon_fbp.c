@@ -1,5 +1,6 @@
 /* recon_fbp.c - filtered backprojection: filters, FFTW filtering, linear-interpolation
  * backprojection over the reconstruction disk (pinet/recon.h). */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,7 @@ pinet_status pinet_fbp_filter_views(pinet_fbp *p, const double *response, const 
       if (b >= 0 && b < (long)plen && (b < (long)d || b + (long)p->pad < (long)plen)) val = p->fin[b];
       else if (b < 0 && (long)plen + b >= hi) val = p->fin[(long)plen + b];
       out[p->pad + b] = (float)val;
+      RETURN_ERROR_IF(!isfinite(out[p->pad + b]), PINET_ERR_RANGE); /* beyond float32 */
     }
   }
   return PINET_OK;
@@ -406,7 +408,8 @@ pinet_status pinet_fbp_backproject_fixed(const pinet_fbp *p, const float *filter
   RETURN_ERROR_IF(p == NULL || accum_fixed == NULL || (count > 0 && filtered == NULL),
                   PINET_ERR_NULL);
   RETURN_ERROR_IF(first > p->g.views || count > p->g.views - first, PINET_ERR_RANGE);
-  RETURN_ERROR_IF(frac_bits < -30 || frac_bits > 30, PINET_ERR_RANGE);
+  RETURN_ERROR_IF(frac_bits < PINET_RECON_FIXED_BITS_MIN || frac_bits > PINET_RECON_FIXED_BITS_MAX,
+                  PINET_ERR_RANGE);
   const pinet_pb_geom *g = &p->g;
   const double scale = ldexp(1.0, frac_bits);
   const double off = g->bin_center + p->pad;
@@ -437,7 +440,10 @@ pinet_status pinet_fbp_finish(const pinet_fbp *p, const double *accum, float *im
   memset(img, 0, (size_t)g->size * g->size * sizeof *img);
   for (uint32_t r = 0; r < g->size; r++) {
     size_t base = (size_t)r * g->size + p->row_lo[r];
-    for (uint32_t c = 0; c < p->row_len[r]; c++) img[base + c] = (float)(accum[base + c] * scale);
+    for (uint32_t c = 0; c < p->row_len[r]; c++) {
+      img[base + c] = (float)(accum[base + c] * scale);
+      RETURN_ERROR_IF(!isfinite(img[base + c]), PINET_ERR_RANGE);
+    }
   }
   return PINET_OK;
 }
@@ -445,7 +451,8 @@ pinet_status pinet_fbp_finish(const pinet_fbp *p, const double *accum, float *im
 pinet_status pinet_fbp_finish_fixed(const pinet_fbp *p, const int32_t *accum_fixed, int frac_bits,
                                     float *img) {
   RETURN_ERROR_IF(p == NULL || accum_fixed == NULL || img == NULL, PINET_ERR_NULL);
-  RETURN_ERROR_IF(frac_bits < -30 || frac_bits > 30, PINET_ERR_RANGE);
+  RETURN_ERROR_IF(frac_bits < PINET_RECON_FIXED_BITS_MIN || frac_bits > PINET_RECON_FIXED_BITS_MAX,
+                  PINET_ERR_RANGE);
   const pinet_pb_geom *g = &p->g;
   const double scale = M_PI / g->views * ldexp(1.0, -frac_bits);
   memset(img, 0, (size_t)g->size * g->size * sizeof *img);
@@ -453,6 +460,7 @@ pinet_status pinet_fbp_finish_fixed(const pinet_fbp *p, const int32_t *accum_fix
     size_t base = (size_t)r * g->size + p->row_lo[r];
     for (uint32_t c = 0; c < p->row_len[r]; c++) {
       img[base + c] = (float)((double)accum_fixed[base + c] * scale);
+      RETURN_ERROR_IF(!isfinite(img[base + c]), PINET_ERR_RANGE);
     }
   }
   return PINET_OK;
@@ -466,15 +474,37 @@ pinet_status pinet_fbp_run(pinet_fbp *p, const float *sino, float *img) {
   return pinet_fbp_finish(p, p->accum, img);
 }
 
+/* floor(log2(2^30 / bound)), 30 for a bound of 0; INT_MIN for a non-finite bound. */
+static int fixed_bits_for(double bound) {
+  if (!isfinite(bound)) return INT_MIN;
+  if (!(bound > 0)) return 30;
+  return (int)floor(30.0 - log2(bound)); /* |log2| < 1100 for any finite double: no overflow */
+}
+
+pinet_status pinet_fbp_fixed_scale(const pinet_fbp *p, const float *filtered_all, int *frac_bits,
+                                   double *largest) {
+  RETURN_ERROR_IF(p == NULL || filtered_all == NULL || frac_bits == NULL, PINET_ERR_NULL);
+  double mx = 0.0;
+  const size_t n = (size_t)p->g.views * p->stride;
+  for (size_t i = 0; i < n; i++) {
+    const double a = fabs((double)filtered_all[i]);
+    if (!(a <= mx)) mx = a; /* a NaN is kept too: it fails the range check below */
+  }
+  if (largest != NULL) *largest = mx;
+  const int bits = fixed_bits_for(mx * p->g.views);
+  RETURN_ERROR_IF(bits < PINET_RECON_FIXED_BITS_MIN || bits > PINET_RECON_FIXED_BITS_MAX,
+                  PINET_ERR_RANGE);
+  *frac_bits = bits;
+  return PINET_OK;
+}
+
 int pinet_fbp_fixed_bits(const pinet_fbp *p, const float *filtered_all) {
   double mx = 0.0;
   size_t n = (size_t)p->g.views * p->stride;
   for (size_t i = 0; i < n; i++) mx = fmax(mx, fabs((double)filtered_all[i]));
-  double bound = mx * p->g.views;
-  if (!(bound > 0)) return 30;
-  int bits = (int)floor(log2(ldexp(1.0, 30) / bound));
-  if (bits < -8) bits = -8;
-  if (bits > 30) bits = 30;
+  int bits = fixed_bits_for(mx * p->g.views);
+  if (bits < PINET_RECON_FIXED_BITS_MIN) bits = PINET_RECON_FIXED_BITS_MIN;
+  if (bits > PINET_RECON_FIXED_BITS_MAX) bits = PINET_RECON_FIXED_BITS_MAX;
   return bits;
 }
 

@@ -137,7 +137,8 @@ pinet_status pinet_fbp_parallel(pinet_fbp *p, const float *sino, uint32_t pes,
   RETURN_ERROR_IF(p == NULL || sino == NULL || img == NULL, PINET_ERR_NULL);
   FORWARD_IF_ERROR(check_pes(pes));
   RETURN_ERROR_IF(arith != PINET_RECON_FLOAT && arith != PINET_RECON_FIXED, PINET_ERR_RANGE);
-  RETURN_ERROR_IF(arith == PINET_RECON_FIXED && (frac_bits < -30 || frac_bits > 30),
+  RETURN_ERROR_IF(arith == PINET_RECON_FIXED && (frac_bits < PINET_RECON_FIXED_BITS_MIN ||
+                                                  frac_bits > PINET_RECON_FIXED_BITS_MAX),
                   PINET_ERR_RANGE);
   const pinet_pb_geom *g = pinet_fbp_geom(p);
   const uint32_t v = g->views, d = g->bins, n = g->size;
@@ -316,6 +317,7 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
     total += counts[t];
   }
   RETURN_ERROR_IF(boxes == 0 || tubes == 0, PINET_ERR_RANGE);
+  RETURN_ERROR_IF(arith == PINET_RECON_FIXED && !pinet_em_fixed_total_ok(total), PINET_ERR_RANGE);
   pinet_recon_comm c;
   memset(&c, 0, sizeof c);
   c.pes = pes;

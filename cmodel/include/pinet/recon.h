@@ -48,6 +48,12 @@
 extern "C" {
 #endif
 
+/* The fraction bits the fixed path accepts. The scale is chosen from the data (the largest sum
+ * it can reach is kept below 2^30), so the range only has to hold every finite float32 input:
+ * 2^128 * 2^16 views above, 2^-149 below. */
+#define PINET_RECON_FIXED_BITS_MIN (-160)
+#define PINET_RECON_FIXED_BITS_MAX 200
+
 typedef enum pinet_recon_arith {
   PINET_RECON_FLOAT = 0,
   PINET_RECON_FIXED = 1
@@ -90,7 +96,8 @@ const pinet_pb_geom *pinet_fbp_geom(const pinet_fbp *p);
 
 /* Filter `count` views (rows of `bins` values at `sino`) with `response` (NULL: the object's own;
  * else P/2 + 1 values) into `filtered` (count * stride floats).
- * Errors: PINET_ERR_NULL, PINET_ERR_RANGE (a non-finite input). */
+ * Errors: PINET_ERR_NULL, PINET_ERR_RANGE (a non-finite input, or a filtered value beyond the
+ * float32 range). */
 pinet_status pinet_fbp_filter_views(pinet_fbp *p, const double *response, const float *sino,
                                     uint32_t count, float *filtered);
 
@@ -103,7 +110,8 @@ pinet_status pinet_fbp_backproject(const pinet_fbp *p, const float *filtered, ui
 pinet_status pinet_fbp_backproject_fixed(const pinet_fbp *p, const float *filtered, uint32_t first,
                                          uint32_t count, int frac_bits, int32_t *accum_fixed);
 
-/* img = pi / V * accum inside the disk, 0 outside (FIXED: accum_fixed / 2^frac_bits first). */
+/* img = pi / V * accum inside the disk, 0 outside (FIXED: accum_fixed / 2^frac_bits first).
+ * Errors: PINET_ERR_NULL, PINET_ERR_RANGE (frac_bits out of range; a pixel beyond float32). */
 pinet_status pinet_fbp_finish(const pinet_fbp *p, const double *accum, float *img);
 pinet_status pinet_fbp_finish_fixed(const pinet_fbp *p, const int32_t *accum_fixed, int frac_bits,
                                     float *img);
@@ -115,7 +123,13 @@ pinet_status pinet_fbp_run(pinet_fbp *p, const float *sino, float *img);
 pinet_status pinet_fbp_run_fixed(pinet_fbp *p, const float *sino, int frac_bits, float *img);
 
 /* Fraction bits for the fixed path such that the sum over all views of the largest |filtered|
- * value fits in 30 bits: floor(log2(2^30 / (V * max|q|))), clamped to [-8, 30]. */
+ * value fits in 30 bits: floor(log2(2^30 / (V * max|q|))), 30 when every value is 0.
+ * pinet_fbp_fixed_scale returns PINET_ERR_RANGE (and writes nothing) when a filtered value is not
+ * finite or the bits fall outside [PINET_RECON_FIXED_BITS_MIN, PINET_RECON_FIXED_BITS_MAX]
+ * (no float32 sinogram does: the range covers every finite float); *largest (may be NULL) gets
+ * max|q| either way. pinet_fbp_fixed_bits is the same number clamped to that range. */
+pinet_status pinet_fbp_fixed_scale(const pinet_fbp *p, const float *filtered_all, int *frac_bits,
+                                   double *largest);
 int pinet_fbp_fixed_bits(const pinet_fbp *p, const float *filtered_all);
 
 /* FBP for the PET ring: rebin the per-pair data to `detectors` views of size bins (pitch 1,
@@ -154,8 +168,13 @@ void pinet_em_s3_entries_fixed(const pinet_csr *by_box, uint32_t box0, uint64_t 
 /* Fixed-point S4: lambda[b] = u[b] / 2^bits / sens[b]. */
 void pinet_em_s4_fixed(const int32_t *u_fx, int bits, const double *sens, size_t b0, size_t b1,
                        double *lambda);
-/* Fraction bits for counts totalling `total`: floor(log2(2^30 / total)), clamped to [-8, 30]. */
+/* Fraction bits for counts totalling `total`: floor(log2(2^30 / total)) (30 for a total of 0),
+ * clamped to [PINET_RECON_FIXED_BITS_MIN, PINET_RECON_FIXED_BITS_MAX]. Every S1 sum and every S3
+ * sum is at most the total (EM keeps sum_b lambda s = sum_t n), so no sum wraps. */
 int pinet_em_fixed_bits(double total_counts);
+/* 1 if the fixed path can represent counts totalling `total` (the unclamped bits lie in the
+ * range), else 0. pinet_em_create and pinet_em_parallel refuse FIXED runs where it is 0. */
+int pinet_em_fixed_total_ok(double total_counts);
 /* L = sum_t n log nbar - nbar - lgamma(n + 1); -INFINITY if some n > 0 has nbar == 0. */
 double pinet_em_loglik(const double *counts, const double *nbar, size_t tubes);
 
@@ -172,7 +191,8 @@ typedef struct pinet_em_opts {
 /* counts: one per tube of m (pinet_sysmat_tubes). The image starts uniform with
  * sum_b lambda s = sum_t n (or 1 if every count is 0). The matrix must outlive the object.
  * Errors: PINET_ERR_NULL, PINET_ERR_RANGE (a count negative or not finite, subsets 0 or above
- * the number of distinct views, FIXED with subsets > 1), PINET_ERR_NOMEM. */
+ * the number of distinct views, FIXED with subsets > 1, FIXED with a total the fixed path cannot
+ * represent: pinet_em_fixed_total_ok), PINET_ERR_NOMEM. */
 pinet_status pinet_em_create(const pinet_sysmat *m, const double *counts, const pinet_em_opts *opts,
                              pinet_em **out);
 void pinet_em_free(pinet_em *em);
