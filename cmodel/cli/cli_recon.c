@@ -56,21 +56,7 @@ static int ends_with(const char *s, const char *suf) {
 /* Write an image: .png/.pgm (autoscaled 8-bit), .hv (Interfile), anything else raw float32. */
 static int write_image(const char *ctx, const char *path, const float *img, uint32_t n,
                        double center) {
-  pinet_status st;
-  if (ends_with(path, ".png") || ends_with(path, ".pgm")) {
-    pinet_image *im = NULL;
-    st = pinet_image_create(&im, n, n);
-    if (st == PINET_OK) {
-      memcpy(im->pixels, img, (size_t)n * n * sizeof(float));
-      st = pinet_image_write(im, path, PINET_IMAGE_FORMAT_AUTO, NULL);
-    }
-    pinet_image_free(im);
-  } else if (ends_with(path, ".hv")) {
-    pinet_interfile h = {PINET_RECON_KIND_IMAGE, n, n, center, NAN};
-    st = pinet_interfile_write(path, &h, img);
-  } else {
-    st = pinet_raw_write_f32(path, img, (size_t)n * n);
-  }
+  pinet_status st = pinet_recon_image_write(path, img, n, center);
   if (st != PINET_OK) return pinet_cli_fail(ctx, st, "cannot write '%s'", path);
   return PINET_EXIT_OK;
 }
@@ -119,21 +105,6 @@ static int parse_noise(const char *ctx, const char *text, double *noise) {
 }
 
 /* RMSE inside the reconstruction disk. */
-static double rmse_disk(const float *a, const float *b, uint32_t n, double c0) {
-  double r = (double)(n / 2u), se = 0;
-  size_t cnt = 0;
-  for (uint32_t i = 0; i < n; i++)
-    for (uint32_t j = 0; j < n; j++) {
-      double dr = i - c0, dc = j - c0;
-      if (dr * dr + dc * dc <= r * r) {
-        double d = (double)a[(size_t)i * n + j] - b[(size_t)i * n + j];
-        se += d * d;
-        cnt++;
-      }
-    }
-  return cnt ? sqrt(se / cnt) : 0;
-}
-
 static void json_comm(pinet_json *js, const pinet_recon_comm *c, const uint64_t *work) {
   pinet_json_key(js, "pes");
   pinet_json_u64(js, c->pes);
@@ -406,7 +377,7 @@ static int cmd_fbp(int argc, char **argv) {
     exit_code = write_image(ctx, o[F_OUT].value, img, size, g.img_center);
     if (exit_code != PINET_EXIT_OK) goto out;
   }
-  double rmse = phimg ? rmse_disk(img, phimg, size, g.img_center) : NAN;
+  double rmse = phimg ? pinet_rmse_disk(img, phimg, size, g.img_center) : NAN;
   if (o[F_JSON].present) {
     pinet_json js;
     pinet_json_begin_document(&js, stdout);
@@ -629,7 +600,7 @@ static int cmd_em(int argc, char **argv) {
     exit_code = write_image(ctx, o[E_OUT].value, img, size, img_center);
     if (exit_code != PINET_EXIT_OK) goto out;
   }
-  double rmse = phimg ? rmse_disk(img, phimg, size, img_center) : NAN;
+  double rmse = phimg ? pinet_rmse_disk(img, phimg, size, img_center) : NAN;
   if (o[E_JSON].present) {
     pinet_json js;
     pinet_json_begin_document(&js, stdout);

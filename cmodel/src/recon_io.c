@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "error_private.h"
+#include "pinet/image.h"
 #include "pinet/recon_io.h"
 
 static void f32_to_le(float v, unsigned char out[4]) {
@@ -256,4 +257,35 @@ pinet_status pinet_interfile_read(const char *header_path, pinet_interfile *hdr,
   *hdr = h;
   *data = buf;
   return PINET_OK;
+}
+
+/* ---- images by extension ------------------------------------------------------------------ */
+
+static int path_ends_with(const char *s, const char *suf) {
+  size_t a = strlen(s), b = strlen(suf);
+  if (a < b) return 0;
+  for (size_t i = 0; i < b; i++) {
+    if (tolower((unsigned char)s[a - b + i]) != suf[i]) return 0;
+  }
+  return 1;
+}
+
+pinet_status pinet_recon_image_write(const char *path, const float *img, uint32_t size,
+                                     double center) {
+  RETURN_ERROR_IF(path == NULL || img == NULL, PINET_ERR_NULL);
+  if (path_ends_with(path, ".png") || path_ends_with(path, ".pgm")) {
+    pinet_image *im = NULL;
+    pinet_status st = pinet_image_create(&im, size, size);
+    if (st == PINET_OK) {
+      memcpy(im->pixels, img, (size_t)size * size * sizeof(float));
+      st = pinet_image_write(im, path, PINET_IMAGE_FORMAT_AUTO, NULL);
+    }
+    pinet_image_free(im);
+    return st;
+  }
+  if (path_ends_with(path, ".hv")) {
+    pinet_interfile h = {PINET_RECON_KIND_IMAGE, size, size, center, NAN};
+    return pinet_interfile_write(path, &h, img);
+  }
+  return pinet_raw_write_f32(path, img, (size_t)size * size);
 }

@@ -246,3 +246,19 @@ pinet_status pinet_poisson_noise(pinet_rng *rng, const float *mean, size_t n, do
   }
   return PINET_OK;
 }
+
+double pinet_rmse_disk(const float *a, const float *b, uint32_t size, double img_center) {
+  const double r = (double)(size / 2u);
+  double se = 0.0;
+  size_t cnt = 0;
+  for (uint32_t i = 0; i < size; i++)
+    for (uint32_t j = 0; j < size; j++) {
+      const double dr = i - img_center, dc = j - img_center;
+      if (dr * dr + dc * dc <= r * r) {
+        const double d = (double)a[(size_t)i * size + j] - b[(size_t)i * size + j];
+        se += d * d;
+        cnt++;
+      }
+    }
+  return cnt ? sqrt(se / cnt) : 0.0;
+}

@@ -56,6 +56,12 @@ class Options {
   }
 
   // Parse argv (Verilator's own +args are left for VerilatedContext::commandArgs).
+  // A string option (--name VALUE); `def` is its default, "" if it has none.
+  void add_string(const std::string &name, const std::string &def, const std::string &help) {
+    strings_[name] = def;
+    help_[name] = help;
+  }
+
   bool parse(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
       std::string a = argv[i];
@@ -85,6 +91,8 @@ class Options {
       } else if (name == "cycles") {
         if (!parse_u64(value, &cycles_) || cycles_ == 0)
           return usage_error("--cycles: '" + value + "' is not a positive number");
+      } else if (strings_.count(name)) {
+        strings_[name] = value;
       } else if (ints_.count(name)) {
         uint64_t v = 0;
         if (!parse_u64(value, &v)) return usage_error("--" + name + ": '" + value + "' is not a number");
@@ -103,6 +111,7 @@ class Options {
   bool quiet() const { return quiet_; }
   bool progress() const { return progress_; }
   uint64_t get(const std::string &name) const { return ints_.at(name); }
+  const std::string &get_string(const std::string &name) const { return strings_.at(name); }
   int exit_code() const { return exit_code_; }
 
   // Reject a value a harness cannot run with (size not supported, ...), as a usage error.
@@ -125,12 +134,17 @@ class Options {
   void print_help() const {
     std::printf("usage: cosim_%s [--seed S] [--cycles C] [--wave FILE.fst] [--quiet] [--progress]",
                 block_.c_str());
+    for (const auto &kv : strings_) std::printf(" [--%s S]", kv.first.c_str());
     for (const auto &kv : ints_) std::printf(" [--%s N]", kv.first.c_str());
     std::printf("\n  --seed S        stimulus seed (default 1)\n");
     std::printf("  --cycles C      cycles to compare (default %" PRIu64 ")\n", cycles_);
     std::printf("  --wave FILE     write an FST waveform (open with waves/%s.gtkw)\n", block_.c_str());
     std::printf("  --quiet         only the final PASS/FAIL line\n");
     std::printf("  --progress      print progress on stderr\n");
+    for (const auto &kv : strings_)
+      std::printf("  --%-13s %s%s%s%s\n", kv.first.c_str(), help_.at(kv.first).c_str(),
+                  kv.second.empty() ? "" : " (default ", kv.second.c_str(),
+                  kv.second.empty() ? "" : ")");
     for (const auto &kv : ints_)
       std::printf("  --%-13s %s (default %" PRIu64 ")\n", kv.first.c_str(), help_.at(kv.first).c_str(),
                   kv.second);
@@ -144,6 +158,7 @@ class Options {
   bool progress_ = false;
   int exit_code_ = 0;
   std::map<std::string, uint64_t> ints_;
+  std::map<std::string, std::string> strings_;
   std::map<std::string, std::string> help_;
 };
 

@@ -83,6 +83,10 @@ pinet_status pinet_phantom_by_name(const char *name, const pinet_ellipse **ellip
 pinet_status pinet_phantom_rasterize(const pinet_ellipse *ellipses, size_t count, uint32_t size,
                                      double img_center, unsigned oversample, float *img);
 
+/* Root-mean-square difference of two size x size images over the reconstruction disk (pixels
+ * with (r - c0)^2 + (c - c0)^2 <= floor(size/2)^2, c0 = img_center); 0 if the disk is empty. */
+double pinet_rmse_disk(const float *a, const float *b, uint32_t size, double img_center);
+
 /* Exact line integral through the phantom along the line at angle theta, signed offset s
  * (pixels), for an image of side `size` (sets the normalised unit). */
 double pinet_phantom_line_integral(const pinet_ellipse *ellipses, size_t count, uint32_t size,

@@ -66,6 +66,13 @@ pinet_status pinet_interfile_write(const char *header_path, const pinet_interfil
  * size), PINET_ERR_RANGE (non-finite value), PINET_ERR_NOMEM. */
 pinet_status pinet_interfile_read(const char *header_path, pinet_interfile *hdr, float **data);
 
+/* Write a size x size image by the path's extension (case-insensitive): ".png" / ".pgm" as an
+ * autoscaled 8-bit picture (pinet_image_write), ".hv" as Interfile (header + ".v" data, centre
+ * `center`), anything else as raw float32 - what `pinet recon ... --out` writes.
+ * Errors: PINET_ERR_NULL, PINET_ERR_SIZE, PINET_ERR_UNSUPPORTED (PNG without libpng), PINET_ERR_IO. */
+pinet_status pinet_recon_image_write(const char *path, const float *img, uint32_t size,
+                                     double center);
+
 #ifdef __cplusplus
 }
 #endif
