@@ -96,12 +96,16 @@ def clog2(v):
     return b
 
 
-def network_save(title, top, pes, mem_words, dump):
+def network_save(title, top, pes, mem_words, dump, net=None, head=None, open_routers=None):
+    """The save file of a ps_network at scope `net` (default <top>.ps_network); `head(save)` may
+    add traces above the network's (cosim/recon/gen_gtkw.py adds the phase)."""
     addr_w = clog2(mem_words)
     cnt_w = clog2(mem_words + 1)
-    open_routers = set(range(8))
+    open_routers = set(range(8)) if open_routers is None else open_routers
     s = Save(title, dump)
-    net = f"{top}.ps_network"
+    net = net or f"{top}.ps_network"
+    if head:
+        head(s)
     s.group("command and status")
     s.trace(f"{net}.clk_i", BIN)
     s.trace(f"{net}.rst_ni", BIN)

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""gen_gtkw.py - writes the GTKWave save files and the phase filter of cosim_recon_system.
+
+usage: python3 cosim/recon/gen_gtkw.py [repository root]   (default: two levels up)
+
+Writes
+  waves/recon_system_n<N>.gtkw   N = 2, 4, 8, 16 (scope system.dut.recon_system_top): the phase of the
+                                 reconstruction by name on top, then the network's command and
+                                 status, host link, local ports and every router's links (the
+                                 layout of cosim/ps/gen_gtkw.py; routers 0..3 open)
+  waves/recon_system.gtkw        the same for the default N = 8
+  waves/filters/recon_phase.txt  phase_i: the phase's name (cosim_recon_system.cpp, enum Phase)
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ps"))
+import gen_gtkw as ps  # noqa: E402  (the perfect-shuffle save-file writer)
+
+PHASES = ["idle", "scatter", "bcast_host", "load", "compute", "store", "integrate", "allgather",
+          "upload"]
+MEM_WORDS = 32768  # cosim/recon/CMakeLists.txt, RS_MEMWORDS
+SIZES = (2, 4, 8, 16)
+
+
+def head(save):
+    save.group("reconstruction")
+    save.trace("system.dut.recon_system_top.phase_i[3:0]", ps.HEX, alias="phase",
+               filt="waves/filters/recon_phase.txt")
+    save.end("reconstruction")
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
+    waves = os.path.join(root, "waves")
+    lines = ["# recon_phase.txt - GTKWave translate filter for cosim_recon_system's phase_i",
+             "# (cosim/recon/cosim_recon_system.cpp, enum Phase). Values as GTKWave prints a",
+             "# 4-bit vector in hex."]
+    for v in range(16):
+        lines.append(f"{v:X} {PHASES[v] if v < len(PHASES) else f'phase-{v}'}")
+    ps.write(os.path.join(waves, "filters", "recon_phase.txt"), "\n".join(lines) + "\n")
+    for n in SIZES:
+        text = ps.network_save(
+            f"recon_system N = {n} (cosim_recon_system, SystemC): the reconstruction's phase, "
+            "then every router's links", "dut", n, MEM_WORDS, f"waves/recon_system_n{n}.fst",
+            net="system.dut.recon_system_top.u_net", head=head, open_routers=set(range(4)))
+        text = text.replace("written by cosim/ps/gen_gtkw.py", "written by cosim/recon/gen_gtkw.py")
+        ps.write(os.path.join(waves, f"recon_system_n{n}.gtkw"), text)
+        if n == 8:
+            ps.write(os.path.join(waves, "recon_system.gtkw"),
+                     text.replace("waves/recon_system_n8.fst", "waves/recon_system_fbp.fst"))
+
+
+if __name__ == "__main__":
+    main()
