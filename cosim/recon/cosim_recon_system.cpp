@@ -235,7 +235,6 @@ struct ReconSystem : sc_module {
   PhaseRecord phases[kPhaseCount];
   std::vector<float> image;          // the finished image (host)
   bool equals_parallel = false, equals_sequential = false;
-  uint64_t first_diff = 0;
 
   // PE state: what each PE read, its partial image, its work
   std::vector<std::vector<float>> pe_views;
@@ -244,8 +243,6 @@ struct ReconSystem : sc_module {
   std::vector<std::vector<int32_t>> pe_partial;
   std::vector<uint64_t> pe_work, pe_compute_cycles;
   std::vector<pinet_fbp *> pe_fbp;
-  sc_event pe_go;
-  sc_event pe_finished[N];
   uint32_t pe_status[N] = {};
 
   SC_HAS_PROCESS(ReconSystem);
@@ -406,7 +403,6 @@ struct ReconSystem : sc_module {
     equals_sequential = std::memcmp(image.data(), pr.ref_sequential.data(), npix * 4) == 0;
     for (size_t i = 0; i < npix; i++) {
       if (f32_bits(image[i]) != f32_bits(pr.ref_parallel[i])) {
-        first_diff = i;
         sb.check(cycle, "host.image[" + std::to_string(i) + "]:vs_pinet_fbp_parallel",
                  f32_bits(image[i]), f32_bits(pr.ref_parallel[i]));
         break;
@@ -507,7 +503,6 @@ struct ReconSystem : sc_module {
       }
       pe_compute_cycles[j] = pe_work[j] * cfg.op_cycles;
       for (uint64_t c = 0; c < pe_compute_cycles[j]; c++) wait();
-      pe_finished[j].notify(SC_ZERO_TIME);
       if (++pe_done_count_ == N) {
         pe_done_count_ = 0;
         compute_finished.notify(SC_ZERO_TIME);
