@@ -1027,6 +1027,81 @@ static void test_shuffle_ring_exchange(void **state) {
   assert_int_equal(pinet_shuffle_build_ring_exchange(&s, 2, NULL, &x), PINET_ERR_SIZE);
 }
 
+/* The ring exchange the RTL runs (op ring-exchange, M = 4W): which PE's words arrive where is
+ * read off tagged data (PE j's word k is j << 16 | k), then checked against what a ring exchange
+ * must be: the predecessor map a single N-cycle, its edges forward de Bruijn links, successor and
+ * predecessor consistent; for N = 8 the ring of the prefer-one de Bruijn sequence 00011101
+ * (windows 0, 1, 3, 7, 6, 5, 2, 4); for N = 2 the four channels joining PE 0 and PE 1. */
+static void test_shuffle_ring_exchange_default(void **state) {
+  (void)state;
+  static const uint32_t prefer_one8[8] = {0, 1, 3, 7, 6, 5, 2, 4};
+  for (uint32_t n = 1; n <= 6; n++) {
+    const uint32_t N = 1u << n;
+    for (uint32_t w = 1; w <= 5; w += 2) {
+      const uint32_t M = 4 * w;
+      pinet_shuffle_schedule *s = NULL;
+      assert_int_equal(pinet_shuffle_build_ring_exchange_default(&s, N, M), PINET_OK);
+      CHECK(pinet_shuffle_schedule_step_count(s) == 1, "one step N=%u", N);
+      uint64_t done = 0;
+      assert_int_equal(pinet_shuffle_cycle_total(s, &done), PINET_OK);
+      CHECK(done == w + 1, "done in cycle W + 1 N=%u W=%u (got %" PRIu64 ")", N, w, done);
+      void **pe = mems_alloc(N, M, 4);
+      for (uint32_t j = 0; j < N; j++) {
+        for (uint32_t k = 0; k < M; k++) ((uint32_t *)pe[j])[k] = j << 16 | k;
+      }
+      assert_int_equal(pinet_shuffle_execute(s, PINET_SHUFFLE_I32, pe, NULL), PINET_OK);
+      uint32_t *pred = xmalloc(N * sizeof *pred), *succ = xmalloc(N * sizeof *succ);
+      for (uint32_t j = 0; j < N; j++) {
+        const uint32_t *m = pe[j];
+        pred[j] = m[2 * w] >> 16;
+        succ[j] = m[3 * w] >> 16;
+        CHECK(pred[j] < N && succ[j] < N, "sources are PEs N=%u PE %u", N, j);
+        for (uint32_t k = 0; k < w; k++) {
+          CHECK(m[k] == (j << 16 | k) && m[w + k] == (j << 16 | (w + k)), "own blocks N=%u", N);
+          CHECK(m[2 * w + k] == (pred[j] << 16 | k), "predecessor's [0,W) N=%u PE %u", N, j);
+          CHECK(m[3 * w + k] == (succ[j] << 16 | (w + k)), "successor's [W,2W) N=%u PE %u", N, j);
+        }
+        CHECK(j == (2 * pred[j]) % N || j == (2 * pred[j] + 1) % N,
+              "PE %u's predecessor %u is not a forward link N=%u", j, pred[j], N);
+      }
+      uint32_t x = 0, len = 0;
+      do {
+        CHECK(succ[pred[x]] == x, "successor of the predecessor of %u N=%u", x, N);
+        x = pred[x];
+        len++;
+      } while (x != 0 && len <= N);
+      CHECK(len == N, "the predecessor map is one cycle through all %u PEs (got %u)", N, len);
+      if (N == 8) {
+        for (uint32_t r = 0; r < 8; r++) {
+          CHECK(succ[prefer_one8[r]] == prefer_one8[(r + 1) % 8], "N=8 prefer-one ring at %u", r);
+        }
+      }
+      if (N == 2) { /* PE 0 -> 1: channels 1 and 2N + 2; PE 1 -> 0: channels 2 and 2N + 1 */
+        const pinet_shuffle_transfer *t = NULL;
+        size_t count = 0;
+        assert_int_equal(pinet_shuffle_schedule_step(s, 0, &t, &count), PINET_OK);
+        assert_int_equal(count, 4);
+        uint32_t want[4] = {1, 6, 2, 5};
+        for (size_t i = 0; i < 4; i++) {
+          CHECK(t[i].channel == want[i], "N=2 transfer %zu on channel %u", i, t[i].channel);
+        }
+      }
+      free(pred);
+      free(succ);
+      mems_free(pe, N);
+      pinet_shuffle_schedule_free(s);
+    }
+  }
+  pinet_shuffle_schedule *s = NULL;
+  assert_int_equal(pinet_shuffle_build_ring_exchange_default(&s, 8, 0), PINET_ERR_RANGE);
+  assert_int_equal(pinet_shuffle_build_ring_exchange_default(&s, 8, 6), PINET_ERR_MISMATCH);
+  assert_int_equal(pinet_shuffle_build_ring_exchange_default(&s, 8, 1u << 30), PINET_ERR_RANGE);
+  assert_int_equal(pinet_shuffle_build_ring_exchange_default(&s, 12, 8), PINET_ERR_SIZE);
+  assert_int_equal(pinet_shuffle_build_ring_exchange_default(&s, 1, 8), PINET_ERR_SIZE);
+  assert_null(s);
+  assert_int_equal(pinet_shuffle_build_ring_exchange_default(NULL, 8, 8), PINET_ERR_NULL);
+}
+
 /* ---- custom schedules and the validity rules --------------------------------------------- */
 
 static pinet_shuffle_transfer xfer(uint32_t N, uint32_t ch, uint32_t so, uint32_t d0, uint32_t w,
@@ -1194,6 +1269,7 @@ int main(void) {
       cmocka_unit_test(test_shuffle_cycle_model),
       cmocka_unit_test(test_shuffle_ring),
       cmocka_unit_test(test_shuffle_ring_exchange),
+      cmocka_unit_test(test_shuffle_ring_exchange_default),
       cmocka_unit_test(test_shuffle_custom_rules),
       cmocka_unit_test(test_shuffle_builtins_pass_rules),
   };

@@ -338,3 +338,51 @@ pinet_status pinet_shuffle_build_ring_exchange(pinet_shuffle_schedule **out, uin
   *out = s;
   return PINET_OK;
 }
+
+/* N = 2: PE 0 and PE 1 are each other's ring successor and predecessor; the block to the
+ * successor and the block to the predecessor take the two channels from one PE to the other, in
+ * ascending channel order (the RTL's out 1 / out 3 from PE 0, out 0 / out 2 from PE 1). */
+static pinet_status build_ring_exchange_two(const pinet_shuffle_ring_xchg *x,
+                                            pinet_shuffle_schedule **out) {
+  uint32_t ch01[4], ch10[4];
+  size_t n01 = 0, n10 = 0;
+  FORWARD_IF_ERROR(pinet_shuffle_channels_between(2, 0, 1, ch01, &n01));
+  FORWARD_IF_ERROR(pinet_shuffle_channels_between(2, 1, 0, ch10, &n10));
+  RETURN_ERROR_IF(n01 < 2 || n10 < 2, PINET_ERR_ILLEGAL_STATE);
+  pinet_shuffle_schedule *s = NULL;
+  FORWARD_IF_ERROR(shuffle_schedule_alloc(&s, PINET_SHUFFLE_OP_RING_EXCHANGE, 2, x->mem_words,
+                                          x->mem_words, 0));
+  const pinet_shuffle_transfer t[4] = {
+      {0, 1, ch01[0], x->next_src, x->next_dst, x->words, x->combine},
+      {0, 1, ch01[1], x->prev_src, x->prev_dst, x->words, x->combine},
+      {1, 0, ch10[0], x->next_src, x->next_dst, x->words, x->combine},
+      {1, 0, ch10[1], x->prev_src, x->prev_dst, x->words, x->combine}};
+  pinet_status st = pinet_shuffle_schedule_add_step(s);
+  for (int i = 0; i < 4 && st == PINET_OK; i++) {
+    st = pinet_shuffle_schedule_add(s, &t[i]);
+  }
+  if (st == PINET_OK) {
+    st = pinet_shuffle_schedule_finish(s);
+  }
+  if (st != PINET_OK) {
+    pinet_shuffle_schedule_free(s);
+    return st;
+  }
+  *out = s;
+  return PINET_OK;
+}
+
+pinet_status pinet_shuffle_build_ring_exchange_default(pinet_shuffle_schedule **out, uint32_t pes,
+                                                       uint32_t words) {
+  RETURN_ERROR_IF(out == NULL, PINET_ERR_NULL);
+  *out = NULL;
+  uint32_t n = 0;
+  FORWARD_IF_ERROR(pinet_shuffle_log2(pes, &n));
+  RETURN_ERROR_IF(words == 0 || words > PINET_SHUFFLE_MAX_WORDS, PINET_ERR_RANGE);
+  RETURN_ERROR_IF(words % 4u != 0, PINET_ERR_MISMATCH);
+  const pinet_shuffle_ring_xchg x = pinet_shuffle_ring_xchg_default(words / 4u);
+  if (pes == 2) {
+    return build_ring_exchange_two(&x, out);
+  }
+  return pinet_shuffle_build_ring_exchange(out, pes, NULL, &x);
+}

@@ -208,6 +208,16 @@ pinet_status pinet_shuffle_build_ring_exchange(pinet_shuffle_schedule **out, uin
                                                const uint32_t *ring,
                                                const pinet_shuffle_ring_xchg *layout);
 
+/* The ring exchange the RTL router runs as its op ring-exchange (rtl/ps_router.sv), for
+ * M = `words` = 4W words per PE: the default layout for W words (pinet_shuffle_ring_xchg_default)
+ * along pinet_shuffle_ring's ring for N >= 4; for N = 2 along the ring 0, 1, where each PE is the
+ * other's successor and predecessor and the four transfers take the four channels joining them
+ * (PE 0 -> 1: channels 1, 2N + 2; PE 1 -> 0: channels 2, 2N + 1). One step, L = W.
+ * PINET_ERR_NULL; PINET_ERR_SIZE (pes); PINET_ERR_RANGE if words is 0 or above
+ * PINET_SHUFFLE_MAX_WORDS; PINET_ERR_MISMATCH if words is not a multiple of 4; PINET_ERR_NOMEM. */
+pinet_status pinet_shuffle_build_ring_exchange_default(pinet_shuffle_schedule **out, uint32_t pes,
+                                                       uint32_t words);
+
 /* A custom schedule: create, then add_step / add transfers, then finish. mem_words >= 1 per PE,
  * host_words may be 0 (then no transfer may touch the host). PINET_ERR_SIZE (pes),
  * PINET_ERR_RANGE (sizes above PINET_SHUFFLE_MAX_WORDS or mem_words 0), PINET_ERR_NULL, NOMEM. */
