@@ -14,6 +14,7 @@
 
 #include "pinet/recon.h"
 #include "pinet/rng.h"
+#include "pinet/shuffle.h"
 #include "test_support.h"
 
 static const uint32_t k_pes[7] = {1, 2, 4, 8, 16, 32, 64};
@@ -164,6 +165,64 @@ static void test_recon_par_em_equals_sequential(void **state) {
 }
 
 /* The paper's setup: 64 x 64, one ring of 96 detectors, 32 PEs, modified partition. */
+/* pinet_em_segments against what a partition must be: the segments tile [0, nnz) in order, each
+ * within one entry of nnz / N (modified) or cut at box starts (by box); the owned boxes tile
+ * [0, boxes); a split box is the last of one segment and the first of the next, and nowhere else;
+ * the PEs are a permutation, along the embedded ring for the modified partition on N >= 4. */
+static void test_recon_par_em_segments(void **state) {
+  (void)state;
+  double *counts = NULL;
+  pinet_sysmat *m = ring_problem(24, 48, 7, &counts);
+  const pinet_csr bb = pinet_sysmat_by_box(m);
+  for (int part = 0; part < 2; part++) {
+    for (int i = 0; i < 7; i++) {
+      const uint32_t N = k_pes[i];
+      pinet_em_segment seg[64];
+      assert_int_equal(pinet_em_segments(m, N, (pinet_em_partition)part, seg), PINET_OK);
+      uint32_t ring[64];
+      for (uint32_t r = 0; r < N; r++) ring[r] = r;
+      if (part == PINET_EM_PARTITION_MODIFIED && N >= 4) {
+        assert_int_equal(pinet_shuffle_ring(N, ring), PINET_OK);
+      }
+      uint64_t seen_pe = 0;
+      for (uint32_t r = 0; r < N; r++) {
+        const pinet_em_segment *g = &seg[r];
+        assert_int_equal(g->pe, ring[r]);
+        seen_pe |= 1ull << g->pe;
+        assert_true(g->e0 == (r == 0 ? 0 : seg[r - 1].e1));
+        assert_true(g->own0 == (r == 0 ? 0 : seg[r - 1].own1));
+        if (part == PINET_EM_PARTITION_MODIFIED) {
+          const double ideal = (double)bb.nnz / N;
+          assert_true(fabs((double)(g->e1 - g->e0) - ideal) <= 1.0);
+        } else {
+          assert_true(g->e0 == 0 || bb.ptr[g->box0] == g->e0); /* a box start */
+          assert_false(g->split_prev || g->split_next);
+        }
+        if (g->e1 > g->e0) {
+          assert_true(bb.ptr[g->box0] <= g->e0 && g->e0 < bb.ptr[g->box0 + 1]);
+          assert_true(bb.ptr[g->last_box] < g->e1 && g->e1 <= bb.ptr[g->last_box + 1]);
+          assert_int_equal(g->first_box, g->box0);
+          /* split: the box straddles the cut */
+          assert_int_equal(g->split_prev, r > 0 && bb.ptr[g->box0] < g->e0);
+          assert_int_equal(g->split_next, r + 1 < N && bb.ptr[g->last_box + 1] > g->e1);
+        }
+        if (r + 1 < N && g->split_next) {
+          assert_true(seg[r + 1].split_prev && seg[r + 1].first_box == g->last_box);
+        }
+      }
+      assert_true(seg[N - 1].e1 == bb.nnz && seg[N - 1].own1 == bb.rows);
+      assert_true(seen_pe == (N == 64 ? UINT64_MAX : (1ull << N) - 1));
+    }
+  }
+  pinet_em_segment seg[4];
+  assert_int_equal(pinet_em_segments(m, 3, PINET_EM_PARTITION_MODIFIED, seg), PINET_ERR_SIZE);
+  assert_int_equal(pinet_em_segments(m, 4, (pinet_em_partition)2, seg), PINET_ERR_RANGE);
+  assert_int_equal(pinet_em_segments(NULL, 4, PINET_EM_PARTITION_MODIFIED, seg), PINET_ERR_NULL);
+  assert_int_equal(pinet_em_segments(m, 4, PINET_EM_PARTITION_MODIFIED, NULL), PINET_ERR_NULL);
+  free(counts);
+  pinet_sysmat_free(m);
+}
+
 static void test_recon_par_em_paper_setup(void **state) {
   (void)state;
   double *counts = NULL;
@@ -231,6 +290,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_recon_par_fbp_equals_sequential),
       cmocka_unit_test(test_recon_par_em_equals_sequential),
+      cmocka_unit_test(test_recon_par_em_segments),
       cmocka_unit_test(test_recon_par_em_paper_setup),
       cmocka_unit_test(test_recon_par_bad_input),
   };

@@ -256,48 +256,53 @@ static uint32_t first_box_at(const pinet_csr *bb, uint64_t e) {
   return lo;
 }
 
-/* Build the one-step neighbour exchange (default layout, 1 word each way) for pes >= 2. */
-static pinet_status build_ring_xchg(uint32_t pes, const uint32_t *ring,
-                                    pinet_shuffle_schedule **out) {
-  pinet_shuffle_ring_xchg lay = pinet_shuffle_ring_xchg_default(1);
-  if (pes >= 4) return pinet_shuffle_build_ring_exchange(out, pes, ring, &lay);
-  /* two PEs: both directions between PE 0 and PE 1 use the two channels each way */
-  uint32_t ch01[4], ch10[4];
-  size_t n01 = 0, n10 = 0;
-  FORWARD_IF_ERROR(pinet_shuffle_channels_between(2, 0, 1, ch01, &n01));
-  FORWARD_IF_ERROR(pinet_shuffle_channels_between(2, 1, 0, ch10, &n10));
-  RETURN_ERROR_IF(n01 < 2 || n10 < 2, PINET_ERR_ILLEGAL_STATE);
-  pinet_shuffle_schedule *s = NULL;
-  FORWARD_IF_ERROR(pinet_shuffle_schedule_create(&s, 2, lay.mem_words, 0));
-  pinet_shuffle_transfer t[4] = {
-      {0, 1, ch01[0], lay.next_src, lay.prev_dst + 0, 1, PINET_SHUFFLE_COPY},
-      {0, 1, ch01[1], lay.prev_src, lay.next_dst + 0, 1, PINET_SHUFFLE_COPY},
-      {1, 0, ch10[0], lay.next_src, lay.prev_dst + 0, 1, PINET_SHUFFLE_COPY},
-      {1, 0, ch10[1], lay.prev_src, lay.next_dst + 0, 1, PINET_SHUFFLE_COPY}};
-  /* default layout: [0] to successor, [1] to predecessor, [2] from predecessor, [3] from
-   * successor. With two PEs each is the other's successor and predecessor. */
-  t[0].src_offset = 0; t[0].dst_offset = 2;
-  t[1].src_offset = 1; t[1].dst_offset = 3;
-  t[2].src_offset = 0; t[2].dst_offset = 2;
-  t[3].src_offset = 1; t[3].dst_offset = 3;
-  pinet_status st = pinet_shuffle_schedule_add_step(s);
-  for (int i = 0; i < 4 && st == PINET_OK; i++) st = pinet_shuffle_schedule_add(s, &t[i]);
-  if (st == PINET_OK) st = pinet_shuffle_schedule_finish(s);
-  if (st != PINET_OK) {
-    pinet_shuffle_schedule_free(s);
-    return st;
+pinet_status pinet_em_segments(const pinet_sysmat *m, uint32_t pes, pinet_em_partition part,
+                              pinet_em_segment *seg) {
+  RETURN_ERROR_IF(m == NULL || seg == NULL, PINET_ERR_NULL);
+  FORWARD_IF_ERROR(check_pes(pes));
+  RETURN_ERROR_IF(part != PINET_EM_PARTITION_BY_BOX && part != PINET_EM_PARTITION_MODIFIED,
+                  PINET_ERR_RANGE);
+  const pinet_csr bb = pinet_sysmat_by_box(m);
+  const uint32_t boxes = bb.rows;
+  const uint64_t nnz = bb.nnz;
+  RETURN_ERROR_IF(boxes == 0 || bb.cols == 0, PINET_ERR_RANGE);
+  uint32_t ring[PAR_MAX_PES];
+  for (uint32_t r = 0; r < pes; r++) ring[r] = r;
+  if (part == PINET_EM_PARTITION_MODIFIED && pes >= 4) FORWARD_IF_ERROR(pinet_shuffle_ring(pes, ring));
+  /* segment r (in ring order) runs on PE ring[r] */
+  for (uint32_t r = 0; r < pes; r++) {
+    uint64_t a = (uint64_t)((double)nnz * r / pes + 0.5), b = (uint64_t)((double)nnz * (r + 1) / pes + 0.5);
+    if (r + 1 == pes) b = nnz;
+    if (part == PINET_EM_PARTITION_BY_BOX) { /* snap to box starts */
+      a = r == 0 ? 0 : bb.ptr[first_box_at(&bb, a)];
+      b = r + 1 == pes ? nnz : bb.ptr[first_box_at(&bb, b)];
+    }
+    seg[r].pe = ring[r];
+    seg[r].e0 = a;
+    seg[r].e1 = b;
   }
-  *out = s;
+  for (uint32_t r = 0; r < pes; r++) {
+    pinet_em_segment *s = &seg[r];
+    s->own0 = r == 0 ? 0 : first_box_at(&bb, s->e0);
+    s->own1 = r + 1 == pes ? boxes : first_box_at(&bb, s->e1);
+    if (s->own1 < s->own0) s->own1 = s->own0;
+    s->box0 = s->e0 < nnz ? box_of_entry(&bb, s->e0) : boxes - 1;
+    s->first_box = s->box0;
+    s->last_box = s->e1 > s->e0 ? box_of_entry(&bb, s->e1 - 1) : s->box0;
+    s->split_prev = r > 0 && s->e0 < s->e1 && bb.ptr[s->box0] < s->e0;
+    s->split_next = r + 1 < pes && s->e1 > s->e0 && bb.ptr[s->last_box + 1] > s->e1;
+  }
+  for (uint32_t r = 0; r < pes; r++) { /* a box may be shared by two segments at most */
+    if (seg[r].split_prev && seg[r].split_next && seg[r].first_box == seg[r].last_box) {
+      return PINET_ERR_RANGE;
+    }
+    if (seg[r].e0 == seg[r].e1 && r > 0 && seg[r].e0 > 0 && seg[r].e0 < nnz &&
+        bb.ptr[box_of_entry(&bb, seg[r].e0)] < seg[r].e0) {
+      return PINET_ERR_RANGE; /* an empty segment inside a box: the box spans three PEs */
+    }
+  }
   return PINET_OK;
 }
-
-typedef struct em_seg {
-  uint64_t e0, e1;      /* entry range */
-  uint32_t box0;        /* box holding e0 */
-  uint32_t own0, own1;  /* boxes owned (S4, upload) */
-  uint32_t first_box, last_box; /* boxes touched */
-  int split_prev, split_next;
-} em_seg;
 
 pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint32_t iters,
                                uint32_t pes, pinet_em_partition part, pinet_recon_arith arith,
@@ -340,41 +345,8 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
     if (per_pe_work != NULL) per_pe_work[0] = work[0];
     return PINET_OK;
   }
-  em_seg seg[PAR_MAX_PES];
-  uint32_t ring[PAR_MAX_PES];
-  for (uint32_t r = 0; r < pes; r++) ring[r] = r;
-  if (part == PINET_EM_PARTITION_MODIFIED && pes >= 4) FORWARD_IF_ERROR(pinet_shuffle_ring(pes, ring));
-  /* segment r (in ring order) runs on PE ring[r] */
-  for (uint32_t r = 0; r < pes; r++) {
-    uint64_t a = (uint64_t)((double)nnz * r / pes + 0.5), b = (uint64_t)((double)nnz * (r + 1) / pes + 0.5);
-    if (r + 1 == pes) b = nnz;
-    if (part == PINET_EM_PARTITION_BY_BOX) { /* snap to box starts */
-      a = r == 0 ? 0 : bb.ptr[first_box_at(&bb, a)];
-      b = r + 1 == pes ? nnz : bb.ptr[first_box_at(&bb, b)];
-    }
-    seg[r].e0 = a;
-    seg[r].e1 = b;
-  }
-  for (uint32_t r = 0; r < pes; r++) {
-    em_seg *s = &seg[r];
-    s->own0 = r == 0 ? 0 : first_box_at(&bb, s->e0);
-    s->own1 = r + 1 == pes ? boxes : first_box_at(&bb, s->e1);
-    if (s->own1 < s->own0) s->own1 = s->own0;
-    s->box0 = s->e0 < nnz ? box_of_entry(&bb, s->e0) : boxes - 1;
-    s->first_box = s->box0;
-    s->last_box = s->e1 > s->e0 ? box_of_entry(&bb, s->e1 - 1) : s->box0;
-    s->split_prev = r > 0 && s->e0 < s->e1 && bb.ptr[s->box0] < s->e0;
-    s->split_next = r + 1 < pes && s->e1 > s->e0 && bb.ptr[s->last_box + 1] > s->e1;
-  }
-  for (uint32_t r = 0; r < pes; r++) { /* a box may be shared by two segments at most */
-    if (seg[r].split_prev && seg[r].split_next && seg[r].first_box == seg[r].last_box) {
-      return PINET_ERR_RANGE;
-    }
-    if (seg[r].e0 == seg[r].e1 && r > 0 && seg[r].e0 > 0 && seg[r].e0 < nnz &&
-        bb.ptr[box_of_entry(&bb, seg[r].e0)] < seg[r].e0) {
-      return PINET_ERR_RANGE; /* an empty segment inside a box: the box spans three PEs */
-    }
-  }
+  pinet_em_segment seg[PAR_MAX_PES];
+  FORWARD_IF_ERROR(pinet_em_segments(m, pes, part, seg));
   const uint32_t tpad = round_up(tubes, pes), bpad = round_up(boxes, pes);
   /* per-PE state: image (all boxes, only the own and shared ones are kept current), sens */
   double *lam = malloc((size_t)pes * boxes * sizeof *lam);
@@ -417,13 +389,14 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
     if (st == PINET_OK) st = mems_alloc(&ra, pes, PINET_SHUFFLE_F64, tpad, 0);
     if (st == PINET_OK && part == PINET_EM_PARTITION_MODIFIED) {
       st = mems_alloc(&xc, pes, nelem, 4, 0);
-      if (st == PINET_OK) st = build_ring_xchg(pes, ring, &xs);
+      /* one word each way along the segments' ring (pinet_shuffle_ring): the RTL's op */
+      if (st == PINET_OK) st = pinet_shuffle_build_ring_exchange_default(&xs, pes, 4);
     }
   }
   for (uint32_t it = 0; it < iters && st == PINET_OK; it++) {
     /* S1 into each PE's replicated projections, then integration over the tubes */
     for (uint32_t r = 0; r < pes; r++) {
-      uint32_t pe = ring[r];
+      uint32_t pe = seg[r].pe;
       const double *lp = lam + (size_t)pe * boxes;
       if (arith == PINET_RECON_FLOAT) {
         double *nm = nb.pe[pe];
@@ -454,7 +427,7 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
     if (loglik != NULL) loglik[it] = pinet_em_loglik(counts, nbar_all, tubes);
     /* S3 on each PE's entries; S4 at once for its unshared boxes */
     for (uint32_t r = 0; r < pes; r++) {
-      uint32_t pe = ring[r];
+      uint32_t pe = seg[r].pe;
       const double *ratio = ra.pe[pe];
       double *lp = lam + (size_t)pe * boxes;
       uint32_t b0 = seg[r].first_box, b1 = seg[r].e1 > seg[r].e0 ? seg[r].last_box + 1 : b0;
@@ -496,7 +469,7 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
       if (st != PINET_OK) break;
       comm_add(&c, xs);
       for (uint32_t r = 0; r < pes; r++) {
-        uint32_t pe = ring[r];
+        uint32_t pe = seg[r].pe;
         double *lp = lam + (size_t)pe * boxes;
         uint32_t bl = seg[r].last_box, bf = seg[r].first_box;
         if (arith == PINET_RECON_FLOAT) {
@@ -530,7 +503,7 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
     {
       st = mems_alloc(&up, pes, PINET_SHUFFLE_F64, bpad, bpad);
       for (uint32_t r = 0; r < pes && st == PINET_OK; r++) {
-        uint32_t pe = ring[r];
+        uint32_t pe = seg[r].pe;
         double *um = up.pe[pe];
         for (uint32_t b = seg[r].own0; b < seg[r].own1; b++) um[b] = lam[(size_t)pe * boxes + b];
       }

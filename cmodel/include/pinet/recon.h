@@ -239,6 +239,26 @@ typedef enum pinet_em_partition {
   PINET_EM_PARTITION_MODIFIED = 1     /* split boundary boxes, ring exchange after S3 */
 } pinet_em_partition;
 
+/* One PE's share of the parallel EM (pinet_em_parallel): the entries [e0, e1) of the by-box
+ * matrix (about nnz / N each; whole boxes for the partition by box). Under the modified partition
+ * the first and the last box may be split with the neighbouring segment: their partial S3 sums
+ * cross the ring exchange, and both PEs finish them alike. */
+typedef struct pinet_em_segment {
+  uint32_t pe;                  /* the PE that runs it */
+  uint64_t e0, e1;              /* by-box entries [e0, e1) */
+  uint32_t box0;                /* the box holding e0 */
+  uint32_t own0, own1;          /* boxes [own0, own1) whose result this PE uploads */
+  uint32_t first_box, last_box; /* the boxes its entries touch */
+  int split_prev, split_next;   /* first_box shared with segment r - 1, last_box with r + 1 */
+} pinet_em_segment;
+
+/* The `pes` segments of pinet_em_parallel, seg[r] for ring position r: the ring is
+ * pinet_shuffle_ring's for the modified partition on N >= 4 PEs (segment r's neighbours are its
+ * ring neighbours), else PE r runs segment r. Errors: PINET_ERR_NULL, PINET_ERR_SIZE (pes),
+ * PINET_ERR_RANGE (part, an empty matrix, or a box that would span more than two PEs). */
+pinet_status pinet_em_segments(const pinet_sysmat *m, uint32_t pes, pinet_em_partition part,
+                               pinet_em_segment *seg);
+
 /* Parallel FBP over `pes` PEs (1 .. 64, power of two): scatter the views from the host, broadcast
  * the filter response from the host, filter and backproject locally into a replicated image,
  * integrate, all-to-all broadcast, upload to the host, finish. img equals pinet_fbp_run's
