@@ -100,6 +100,12 @@ int pinet_cli_required_i64(const char *context, pinet_cli_opt *opts, size_t n_op
 
 /* ---- input files ----------------------------------------------------------------------------- */
 
+/* Check a path given to an input option before it is read: PINET_EXIT_OK, or PINET_EXIT_IO after
+ * the one line "pinet: <context>: 'PATH' is a directory (...)" (a directory opens on POSIX systems
+ * and then reads as an error, or as a file of absurd size). "-" (stdin) and paths that cannot be
+ * examined are left to the reader and its own message. */
+int pinet_cli_input_path(const char *context, const char *path);
+
 /* Read every white-space-separated integer of `path` ("-" = stdin) into a new array (free() it).
  * A token that is not a decimal integer is PINET_ERR_PARSE with *bad_line set to its line. */
 pinet_status pinet_cli_read_i64_file(const char *path, int64_t **values, size_t *count,

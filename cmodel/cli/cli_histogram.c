@@ -37,6 +37,9 @@ static int is_pow2_u32(uint32_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 /* Load the pixel values of FILE: an image (by magic bytes) or one integer a line. */
 static int load_input(const char *path, uint32_t bins, uint32_t **values, size_t *count) {
+  if (pinet_cli_input_path(k_ctx, path) != PINET_EXIT_OK) {
+    return PINET_EXIT_IO;
+  }
   FILE *f = fopen(path, "rb");
   if (f == NULL) {
     return pinet_cli_fail(k_ctx, PINET_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
@@ -47,9 +50,15 @@ static int load_input(const char *path, uint32_t bins, uint32_t **values, size_t
   if (pinet_image_sniff(head, got) != PINET_IMAGE_FORMAT_AUTO) {
     pinet_image *img = NULL;
     pinet_image_info info;
-    pinet_status st = pinet_image_read(path, &img, &info);
+    pinet_image_diag diag;
+    pinet_status st = pinet_image_read_diag(path, &img, &info, &diag);
     if (st == PINET_ERR_UNSUPPORTED) {
       return pinet_cli_fail(k_ctx, st, "%s: PNG input needs a build with libpng", path);
+    }
+    if (st != PINET_OK && diag.fault == PINET_IMAGE_FAULT_ABOVE_MAXVAL) {
+      return pinet_cli_fail(k_ctx, st, "%s: pixel (%" PRIu32 ", %" PRIu32 ") = %" PRIu64
+                            " is above the maxval %" PRIu32 " of the PGM header",
+                            path, diag.x, diag.y, diag.value, diag.maxval);
     }
     if (st != PINET_OK) {
       return pinet_cli_fail(k_ctx, st, "%s: cannot read the image", path);

@@ -1,5 +1,6 @@
 /* cli_hostscatter.c - `pinet hostscatter`: host-to-hypercube distribution (paper 003), Figs 1-2. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,6 +294,12 @@ int pinet_cli_hostscatter(int argc, char **argv) {
   int st = run_one(&prm, s, (int32_t)x, &o, &fx, &ft);
   if (st != PINET_OK) {
     return pinet_cli_fail(k_ctx, (pinet_status)st, "simulation failed");
+  }
+  if (!isfinite(o.time) || !isfinite(o.formula_time) || (fx >= 0 && !isfinite(ft))) {
+    return pinet_cli_fail(k_ctx, PINET_ERR_RANGE,
+                          "the times overflow the double range (simulated %g, equation %g) with "
+                          "--beta %g --tau %g --sigma %g", o.time, o.formula_time, prm.beta,
+                          prm.tau, prm.sigma);
   }
   if (opts[8].present) {
     pinet_json js;

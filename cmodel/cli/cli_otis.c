@@ -327,6 +327,8 @@ static void req_free(op_req *q) {
 
 /* Read the input file into q->value and q->aux; on failure they are released (req_free). */
 static int read_input(const char *ctx, const char *path, op_req *q) {
+  int rc = pinet_cli_input_path(ctx, path);
+  if (rc != PINET_EXIT_OK) return rc;
   FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
   if (f == NULL) {
     return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
@@ -344,7 +346,6 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
   char line[4096];
   size_t lineno = 0;
   uint32_t count = 0;
-  int rc = PINET_EXIT_OK;
   while (fgets(line, sizeof line, f) != NULL) {
     lineno++;
     size_t len = strlen(line);

@@ -152,6 +152,17 @@ static int fail_sinogram_range(const char *ctx, pinet_status st, const float *si
                         "it leave the float32 range (%.3g)", mx, (double)FLT_MAX);
 }
 
+/* A sinogram file read with PINET_ERR_RANGE (pinet_raw_read_f32 then holds every value): name
+ * the first value that is not finite, by its view and bin; `rule` says what the values must be. */
+static int fail_not_finite(const char *ctx, const char *path, const float *v, size_t n,
+                           uint32_t bins, const char *rule) {
+  size_t i = 0;
+  while (i < n && isfinite(v[i])) i++;
+  if (i == n) return pinet_cli_fail(ctx, PINET_ERR_RANGE, "'%s' holds a NaN or infinite value", path);
+  return pinet_cli_fail(ctx, PINET_ERR_RANGE, "'%s' holds %s at view %zu bin %zu: %s", path,
+                        isnan(v[i]) ? "NaN" : v[i] > 0 ? "+Inf" : "-Inf", i / bins, i % bins, rule);
+}
+
 enum { F_SINO, F_VIEWS, F_BINS, F_FILTER, F_SIZE, F_OUT, F_JSON, F_PHANTOM, F_PES, F_FIXED,
        F_CENTER, F_GEOM, F_DETS, F_NOISE, F_SEED, F_COUNT };
 
@@ -242,10 +253,16 @@ static int cmd_fbp(int argc, char **argv) {
   size_t nell = 0;
   if (o[F_SINO].present) {
     const char *path = o[F_SINO].value;
+    if ((exit_code = pinet_cli_input_path(ctx, path)) != PINET_EXIT_OK) goto out;
     if (ends_with(path, ".hv")) {
       pinet_interfile h;
       float *data = NULL;
       st = pinet_interfile_read(path, &h, &data);
+      if (st == PINET_ERR_RANGE) {
+        exit_code = pinet_cli_fail(ctx, st, "the data of Interfile sinogram '%s' holds a NaN or "
+                                   "infinite value", path);
+        goto out;
+      }
       if (st != PINET_OK) {
         exit_code = pinet_cli_fail(ctx, st, "cannot read Interfile sinogram '%s'", path);
         goto out;
@@ -269,7 +286,7 @@ static int cmd_fbp(int argc, char **argv) {
         goto out;
       }
       if (st == PINET_ERR_RANGE) {
-        exit_code = pinet_cli_fail(ctx, st, "'%s' holds a NaN or infinite value", path);
+        exit_code = fail_not_finite(ctx, path, sino, nsino, bins, "sinogram values must be finite");
         goto out;
       }
       if (st != PINET_OK) {
@@ -427,6 +444,69 @@ out:
 
 /* ---- em ------------------------------------------------------------------------------------- */
 
+/* OSEM splits the tubes by view tag mod S (pinet_em_create): refuse an S that leaves a subset
+ * without a tube, naming S and its limit, before pinet_em_create would say only "out of range". */
+static int check_subsets(const char *ctx, const pinet_sysmat *m, uint32_t subsets) {
+  if (subsets <= 1) return PINET_EXIT_OK;
+  const uint32_t T = pinet_sysmat_tubes(m), *tv = pinet_sysmat_tube_view(m);
+  uint32_t top = 0;
+  for (uint32_t t = 0; t < T; t++) top = tv[t] > top ? tv[t] : top;
+  uint8_t *view = calloc((size_t)top + 1, 1), *subset = calloc(subsets, 1);
+  if (view == NULL || subset == NULL) {
+    free(view);
+    free(subset);
+    return pinet_cli_fail(ctx, PINET_ERR_NOMEM, "--subsets");
+  }
+  uint32_t views = 0, empty = subsets;
+  for (uint32_t t = 0; t < T; t++) {
+    views += !view[tv[t]];
+    view[tv[t]] = 1;
+    subset[tv[t] % subsets] = 1;
+  }
+  for (uint32_t s = subsets; s-- > 0;) empty = subset[s] ? empty : s;
+  free(view);
+  free(subset);
+  if (subsets > views) {
+    fprintf(stderr, "pinet: %s: --subsets must be in 1..%u (got %u): each subset needs a view, and "
+            "%u views hold tubes\n", ctx, views, subsets, views);
+    return PINET_EXIT_INPUT;
+  }
+  if (empty < subsets) {
+    fprintf(stderr, "pinet: %s: --subsets %u leaves subset %u (the views v with v mod %u = %u) "
+            "without a tube\n", ctx, subsets, empty, subsets, empty);
+    return PINET_EXIT_INPUT;
+  }
+  return PINET_EXIT_OK;
+}
+
+/* The parallel EM cuts the by-box matrix into `pes` segments of about nnz / pes entries; under
+ * the modified partition a box may be shared by two of them, no more (pinet_em_segments). Refuse
+ * a --pes that breaks this with the matrix's numbers and the largest --pes that works. */
+static int check_em_pes(const char *ctx, const pinet_sysmat *m, uint32_t pes, unsigned part) {
+  if (pes == 0) return PINET_EXIT_OK; /* sequential */
+  const pinet_csr bb = pinet_sysmat_by_box(m);
+  const uint32_t T = pinet_sysmat_tubes(m), B = pinet_sysmat_boxes(m);
+  if (T == 0 || B == 0 || bb.nnz == 0) {
+    return pinet_cli_fail(ctx, PINET_ERR_RANGE, "the matrix is empty (%u tubes, %u boxes, %" PRIu64
+                          " entries): nothing to share over PEs", T, B, bb.nnz);
+  }
+  pinet_em_segment seg[64];
+  pinet_status st = pinet_em_segments(m, pes, (pinet_em_partition)part, seg);
+  if (st != PINET_ERR_RANGE) {
+    return st == PINET_OK ? PINET_EXIT_OK : pinet_cli_fail(ctx, st, "partition over %u PEs", pes);
+  }
+  uint32_t fits = 1;
+  for (uint32_t q = pes / 2; q > 1 && fits == 1; q /= 2) {
+    if (pinet_em_segments(m, q, (pinet_em_partition)part, seg) == PINET_OK) fits = q;
+  }
+  return pinet_cli_fail(ctx, PINET_ERR_RANGE,
+                        "--pes %u is too many PEs for this matrix: %u segments of its %" PRIu64
+                        " entries (%u tubes x %u boxes) would put a box on more than two PEs under "
+                        "the %s partition%s; it takes --pes %u at most%s", pes, pes, bb.nnz, T, B,
+                        k_parts[part], bb.nnz < pes ? " (fewer entries than PEs)" : "", fits,
+                        part == PINET_EM_PARTITION_MODIFIED ? ", or --partition box" : "");
+}
+
 enum { E_PHANTOM, E_SINO, E_SIZE, E_VIEWS, E_BINS, E_ITERS, E_PES, E_PART, E_SUBSETS, E_FIXED,
        E_GEOM, E_DETS, E_NOISE, E_SEED, E_OUT, E_JSON, E_COUNT };
 
@@ -520,11 +600,17 @@ static int cmd_em(int argc, char **argv) {
   }
   if (o[E_SINO].present) {
     size_t actual = 0;
+    if ((exit_code = pinet_cli_input_path(ctx, o[E_SINO].value)) != PINET_EXIT_OK) goto out;
     st = pinet_raw_read_f32(o[E_SINO].value, line_vals, nlines, &actual);
     if (st == PINET_ERR_MISMATCH) {
       (void)pinet_cli_fail(ctx, st, "'%s' holds %zu float32 values, expected %u views x %u bins = %zu",
                            o[E_SINO].value, actual, views, bins, nlines);
       exit_code = PINET_EXIT_IO;
+      goto out;
+    }
+    if (st == PINET_ERR_RANGE) {
+      exit_code = fail_not_finite(ctx, o[E_SINO].value, line_vals, nlines, bins,
+                                  "counts must be finite and >= 0");
       goto out;
     }
     if (st != PINET_OK) {
@@ -568,16 +654,29 @@ static int cmd_em(int argc, char **argv) {
     }
   }
   for (uint32_t t = 0; t < T; t++) counts[t] = line_vals[tline[t]];
+  pinet_recon_arith arith = o[E_FIXED].present ? PINET_RECON_FIXED : PINET_RECON_FLOAT;
+  if ((exit_code = check_subsets(ctx, m, subsets)) != PINET_EXIT_OK ||
+      (exit_code = check_em_pes(ctx, m, pes, part)) != PINET_EXIT_OK) {
+    goto out;
+  }
+  if (arith == PINET_RECON_FIXED) {
+    double total = 0.0;
+    for (uint32_t t = 0; t < T; t++) total += counts[t];
+    if (!pinet_em_fixed_total_ok(total)) {
+      exit_code = pinet_cli_fail(ctx, PINET_ERR_RANGE, "--fixed: the total count %g is outside the "
+                                 "range of the fixed-point path", total);
+      goto out;
+    }
+  }
   double elapsed;
   pinet_recon_comm comm;
   uint64_t work[64];
   double t0 = now_s();
-  pinet_recon_arith arith = o[E_FIXED].present ? PINET_RECON_FIXED : PINET_RECON_FLOAT;
   if (pes == 0) {
     pinet_em_opts eo = {subsets, arith, 0};
     st = pinet_em_create(m, counts, &eo, &em);
     if (st != PINET_OK) {
-      exit_code = pinet_cli_fail(ctx, st, st == PINET_ERR_RANGE ? "bad counts or --subsets %u" : "EM setup (%u)", subsets);
+      exit_code = pinet_cli_fail(ctx, st, "EM setup (--subsets %u)", subsets);
       goto out;
     }
     for (uint32_t it = 0; it < iters && st == PINET_OK; it++) {
@@ -590,8 +689,7 @@ static int cmd_em(int argc, char **argv) {
   }
   elapsed = now_s() - t0;
   if (st != PINET_OK) {
-    exit_code = pinet_cli_fail(ctx, st, st == PINET_ERR_RANGE ? "bad counts, or too many PEs for this matrix"
-                                                              : "reconstruction");
+    exit_code = pinet_cli_fail(ctx, st, "reconstruction");
     goto out;
   }
   if (noise > 0) for (uint32_t b = 0; b < B; b++) lam[b] /= noise;

@@ -474,6 +474,9 @@ static int cmd_reduce(int argc, char **argv) {
       (rc = pinet_cli_require(ctx, opts, n, "input", &path)) != PINET_EXIT_OK) {
     return rc;
   }
+  if ((rc = pinet_cli_input_path(ctx, path)) != PINET_EXIT_OK) {
+    return rc;
+  }
   int64_t *vals = NULL;
   size_t count = 0, bad_line = 0;
   pinet_status st = pinet_cli_read_i64_file(path, &vals, &count, &bad_line);

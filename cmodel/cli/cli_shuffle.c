@@ -23,7 +23,8 @@ int pinet_cli_shuffle(int argc, char **argv);
 const char pinet_cli_shuffle_summary[] =
     "static perfect-shuffle network: data-sharing schedules, ring, DOT drawing";
 
-/* The CLI keeps N*M (the simulated memories) below this many words. */
+/* The CLI simulates N memories of M words with N * M at most this many words (2^26; --help and
+ * docs/shuffle.md). */
 #define CLI_MAX_TOTAL_WORDS (1u << 26)
 
 static const char *const k_run_ops[] = {"bcast",  "bcast-host", "scatter", "integrate",
@@ -123,6 +124,10 @@ static char *slurp(const char *path, size_t *len) {
  * printing the error. */
 static int read_rows(const char *ctx, const char *path, pinet_shuffle_elem elem, rows_t *r) {
   memset(r, 0, sizeof *r);
+  int rc = pinet_cli_input_path(ctx, path);
+  if (rc != PINET_EXIT_OK) {
+    return rc;
+  }
   size_t len = 0;
   char *text = slurp(path, &len);
   if (text == NULL) {
@@ -136,7 +141,6 @@ static int read_rows(const char *ctx, const char *path, pinet_shuffle_elem elem,
   size_t cap_rows = 16, cap_vals = 256;
   r->row = malloc(cap_rows * sizeof *r->row);
   r->val = malloc(cap_vals * sizeof *r->val);
-  int rc = PINET_EXIT_OK;
   if (!r->row || !r->val) {
     rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", path);
   }
@@ -445,14 +449,14 @@ static int cmd_run(int argc, char **argv) {
   pinet_cli_opt opts[] = {
       {"op", 1, "OP", "bcast|bcast-host|scatter|integrate|allgather|gather|upload", NULL, 0},
       {"pes", 1, "N", "number of PEs, a power of two in [2, 1024]", NULL, 0},
-      {"words", 1, "M", "shared words (a multiple of N; of log2 N for bcast)", NULL, 0},
+      {"words", 1, "M", "shared words (a multiple of N; of log2 N for bcast); N * M <= 2^26", NULL, 0},
       {"input", 1, "FILE", "input rows (see docs/shuffle.md; - = stdin)", NULL, 0},
       {"seed", 1, "S", "without --input: random values 0..999 from this seed (default 1)", NULL,
        0},
       {"type", 1, "T", "element type i32 (default, sums wrap mod 2^32) | f32 | f64", NULL, 0},
-      {"c", 1, "X", "cost per step (link setup), default 1", NULL, 0},
-      {"a", 1, "X", "cost per word moved, default 1", NULL, 0},
-      {"b", 1, "X", "cost per word summed, default 1", NULL, 0},
+      {"c", 1, "X", "cost per step (link setup), >= 0, default 1", NULL, 0},
+      {"a", 1, "X", "cost per word moved, >= 0, default 1", NULL, 0},
+      {"b", 1, "X", "cost per word summed, >= 0, default 1", NULL, 0},
       {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
   size_t nopt = sizeof opts / sizeof opts[0];
@@ -486,6 +490,14 @@ static int cmd_run(int argc, char **argv) {
       (rc = pinet_cli_optional_double(ctx, opts, nopt, "b", &cp.b)) != PINET_EXIT_OK) {
     return rc;
   }
+  const char *const cost_names[3] = {"c", "a", "b"};
+  const double cost_values[3] = {cp.c, cp.a, cp.b};
+  for (int k = 0; k < 3; k++) { /* finite already (pinet_cli_parse_double) */
+    if (cost_values[k] < 0.0) {
+      return pinet_cli_fail(ctx, PINET_ERR_RANGE, "--%s must be >= 0 (got %s)", cost_names[k],
+                            pinet_cli_find(opts, nopt, cost_names[k])->value);
+    }
+  }
   if (pinet_cli_find(opts, nopt, "input")->present && pinet_cli_find(opts, nopt, "seed")->present) {
     return pinet_cli_usage_error(ctx, "--input and --seed exclude each other");
   }
@@ -504,10 +516,11 @@ static int cmd_run(int argc, char **argv) {
                           words, quantum, k_run_ops[op_index], pes,
                           quantum == pes ? "N" : "log2 N");
   }
-  if ((uint64_t)words * (pes + 1u) > CLI_MAX_TOTAL_WORDS) {
+  if ((uint64_t)words * pes > CLI_MAX_TOTAL_WORDS) {
     return pinet_cli_fail(ctx, PINET_ERR_RANGE,
-                          "N * M = %" PRIu64 " words is more than the CLI simulates (%u)",
-                          (uint64_t)words * pes, CLI_MAX_TOTAL_WORDS);
+                          "N * M = %" PRIu32 " * %" PRIu32 " = %" PRIu64
+                          " words is more than the CLI simulates (2^26 = %u)",
+                          pes, words, (uint64_t)words * pes, CLI_MAX_TOTAL_WORDS);
   }
   pinet_shuffle_schedule *s = NULL;
   pinet_status st = pinet_shuffle_build(&s, op, pes, words);
@@ -632,6 +645,9 @@ static int cmd_ring(int argc, char **argv) {
   int valid = 0;
   pinet_cli_opt *chk = pinet_cli_find(opts, nopt, "check");
   if (chk->present) {
+    if ((rc = pinet_cli_input_path(ctx, chk->value)) != PINET_EXIT_OK) {
+      return rc;
+    }
     int64_t *vals = NULL;
     size_t bad_line = 0;
     pinet_status st = pinet_cli_read_i64_file(chk->value, &vals, &len, &bad_line);
@@ -763,6 +779,11 @@ static int cmd_draw(int argc, char **argv) {
   if ((rc = pinet_cli_required_u32(ctx, opts, nopt, "pes", &pes)) != PINET_EXIT_OK ||
       (rc = check_pes(ctx, pes, 1, &n)) != PINET_EXIT_OK) {
     return rc;
+  }
+  const pinet_cli_opt *out_opt = pinet_cli_find(opts, nopt, "out");
+  if (out_opt->present && strcmp(out_opt->value, "-") == 0 &&
+      pinet_cli_find(opts, nopt, "json")->present) {
+    return pinet_cli_usage_error(ctx, "--json and --out - both write to stdout");
   }
   uint32_t *ring = NULL;
   if (pinet_cli_find(opts, nopt, "ring")->present) {

@@ -1,4 +1,6 @@
 /* cli_util.c - option parsing, error reporting, input files and JSON output for the CLI. */
+#define _POSIX_C_SOURCE 200809L
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -6,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -264,6 +267,14 @@ int pinet_cli_required_i64(const char *context, pinet_cli_opt *opts, size_t n_op
   const char *text = NULL;
   int rc = pinet_cli_require(context, opts, n_opts, name, &text);
   return rc != PINET_EXIT_OK ? rc : pinet_cli_parse_i64(context, name, text, out);
+}
+
+int pinet_cli_input_path(const char *context, const char *path) {
+  struct stat sb;
+  if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+    return pinet_cli_fail(context, PINET_ERR_IO, "'%s' is a directory", path);
+  }
+  return PINET_EXIT_OK;
 }
 
 pinet_status pinet_cli_read_i64_file(const char *path, int64_t **values, size_t *count,

@@ -113,7 +113,7 @@ static pinet_status pgm_number(pgm_reader *rd, uint64_t limit, uint64_t *value) 
 }
 
 static pinet_status pgm_decode(const uint8_t *data, size_t size, pinet_image **out,
-                               pinet_image_info *info) {
+                               pinet_image_info *info, pinet_image_diag *diag) {
   pgm_reader rd = {data, size, 2};
   int ascii = data[1] == '2';
   /* Dimensions beyond 2^32 are parse errors; above the image limits, size errors. */
@@ -149,6 +149,13 @@ static pinet_status pgm_decode(const uint8_t *data, size_t size, pinet_image **o
     }
     if (st == PINET_OK && v > maxval) {
       st = PINET_ERR_PARSE;
+      if (diag != NULL) {
+        diag->fault = PINET_IMAGE_FAULT_ABOVE_MAXVAL;
+        diag->x = (uint32_t)(i % width);
+        diag->y = (uint32_t)(i / width);
+        diag->value = v;
+        diag->maxval = (uint32_t)maxval;
+      }
     }
     img->pixels[i] = (float)v;
   }
@@ -409,12 +416,20 @@ static pinet_status png_encode(const pinet_image *img, const uint16_t *q, unsign
 
 pinet_status pinet_image_decode(const uint8_t *data, size_t size, pinet_image **out,
                                 pinet_image_info *info) {
+  return pinet_image_decode_diag(data, size, out, info, NULL);
+}
+
+pinet_status pinet_image_decode_diag(const uint8_t *data, size_t size, pinet_image **out,
+                                     pinet_image_info *info, pinet_image_diag *diag) {
+  if (diag != NULL) {
+    memset(diag, 0, sizeof *diag);
+  }
   RETURN_ERROR_IF(out == NULL, PINET_ERR_NULL);
   *out = NULL;
   RETURN_ERROR_IF(data == NULL && size > 0, PINET_ERR_NULL);
   pinet_image_format fmt = pinet_image_sniff(data, size);
   if (fmt == PINET_IMAGE_FORMAT_PGM) {
-    return pgm_decode(data, size, out, info);
+    return pgm_decode(data, size, out, info, diag);
   }
   if (fmt == PINET_IMAGE_FORMAT_PNG) {
 #ifdef PINET_HAVE_LIBPNG
@@ -427,6 +442,14 @@ pinet_status pinet_image_decode(const uint8_t *data, size_t size, pinet_image **
 }
 
 pinet_status pinet_image_read(const char *path, pinet_image **out, pinet_image_info *info) {
+  return pinet_image_read_diag(path, out, info, NULL);
+}
+
+pinet_status pinet_image_read_diag(const char *path, pinet_image **out, pinet_image_info *info,
+                                   pinet_image_diag *diag) {
+  if (diag != NULL) {
+    memset(diag, 0, sizeof *diag);
+  }
   RETURN_ERROR_IF(out == NULL || path == NULL, PINET_ERR_NULL);
   *out = NULL;
   FILE *f = fopen(path, "rb");
@@ -459,7 +482,7 @@ pinet_status pinet_image_read(const char *path, pinet_image **out, pinet_image_i
   }
   fclose(f);
   if (st == PINET_OK) {
-    st = pinet_image_decode(buf, n, out, info);
+    st = pinet_image_decode_diag(buf, n, out, info, diag);
   }
   free(buf);
   return st;

@@ -46,7 +46,8 @@ pinet_status pinet_raw_read_f32(const char *path, float *data, size_t n, size_t 
   RETURN_ERROR_IF(path == NULL || (data == NULL && n > 0), PINET_ERR_NULL);
   FILE *f = fopen(path, "rb");
   RETURN_ERROR_IF(f == NULL, PINET_ERR_IO);
-  if (fseek(f, 0, SEEK_END) != 0) {
+  /* A directory opens on POSIX systems, fails to read, and ftell gives it an absurd size. */
+  if ((fgetc(f) == EOF && ferror(f)) || fseek(f, 0, SEEK_END) != 0) {
     fclose(f);
     return PINET_ERR_IO;
   }
@@ -63,7 +64,7 @@ pinet_status pinet_raw_read_f32(const char *path, float *data, size_t n, size_t 
   unsigned char buf[4096];
   size_t i = 0;
   pinet_status st = PINET_OK;
-  while (i < n) {
+  while (i < n) { /* every value is read, so that the caller can find a non-finite one */
     size_t want = n - i < sizeof buf / 4 ? n - i : sizeof buf / 4;
     if (fread(buf, 4, want, f) != want) {
       st = PINET_ERR_IO;
@@ -73,7 +74,6 @@ pinet_status pinet_raw_read_f32(const char *path, float *data, size_t n, size_t 
       data[i] = le_to_f32(buf + 4 * k);
       if (!isfinite(data[i])) st = PINET_ERR_RANGE;
     }
-    if (st != PINET_OK) break;
   }
   fclose(f);
   return st;

@@ -138,5 +138,21 @@ cases = [
 for args, code, text in cases:
     expect_error(args, code, text)
 check(run("--help").stdout.startswith("usage: pinet histogram"), "--help")
+
+# ---- messages that name the cause (issue 16) ----------------------------------------------------
+# A PGM sample above the header's maxval: the pixel, its value and the maxval, exit 4 as the image
+# reader's other data errors (before: "cannot read the image"); ASCII (P2) and binary (P5).
+above2 = os.path.join(work, "above2.pgm")
+with open(above2, "w") as f:
+    f.write("P2\n3 2\n10\n1 2 3\n4 11 6\n")
+above5 = os.path.join(work, "above5.pgm")
+with open(above5, "wb") as f:
+    f.write(b"P5\n2 2\n100\n" + bytes([1, 200, 3, 4]))
+expect_error(["--pes", 2, "--bins", 16, "--input", above2], 4, "pixel (1, 1) = 11 is above the maxval 10")
+expect_error(["--pes", 2, "--bins", 256, "--input", above5], 4, "pixel (1, 0) = 200 is above the maxval 100")
+# A directory as --input: "'X' is a directory", exit 4 (before: "cannot read").
+adir = os.path.join(work, "adir")
+os.mkdir(adir)
+expect_error(["--pes", 2, "--bins", 16, "--input", adir], 4, f"'{adir}' is a directory")
 PY
 cli_finish

@@ -133,5 +133,15 @@ cases = [
 for args, code, text in cases:
     expect_error(args, code, text)
 check(run("--help").stdout.startswith("usage: pinet hostscatter"), "--help")
+
+# ---- times that overflow (issue 16) ------------------------------------------------------------
+# beta = tau = 1e308 make every time inf: refused with one line naming the overflow, exit 3, and
+# never "DIFFERENT" (before: exit 0, "simulated time inf; paper's equation at this x inf
+# (DIFFERENT: ...)", and JSON "time": null).
+for extra in ([], ["--json"]):
+    for s in ("decremental", "sequential"):
+        expect_error(base + ["--beta", 1e308, "--tau", 1e308, "--strategy", s] + extra, 3, "overflow")
+o = run_json(*base, "--beta", 1e300, "--tau", 1e300, "--strategy", "sequential")
+check(o["formula_holds"] is True and o["time"] is not None, "large finite times still run")
 PY
 cli_finish

@@ -240,6 +240,9 @@ cli_expect_exit 3 run --op data_accumulation --n 4 --m 3 --input "$WORK/ok4.txt"
 cli_expect_exit 2 run --op adjacent_sum --n 4 --input "$WORK/ok4.txt"          # --m missing
 cli_expect_exit 3 run --op broadcast --n 4 --source 16 --input "$WORK/ok4.txt"
 cli_expect_exit 4 run --op broadcast --n 4 --input "$WORK/missing.txt"
+mkdir "$WORK/adir" # a directory as --input names the cause (issue 16; before: "error reading")
+cli_expect_exit 4 run --op broadcast --n 4 --input "$WORK/adir"
+grep -qF "'$WORK/adir' is a directory" "$WORK/err" || cli_fail "directory --input: $(cat "$WORK/err")"
 cli_expect_exit 4 run --op broadcast --n 4 --input "$WORK/short4.txt"          # 15 lines
 cli_expect_exit 4 run --op broadcast --n 4 --input "$WORK/junk4.txt"
 cli_expect_exit 4 run --op rank --n 4 --input "$WORK/ok4.txt"                  # flag missing

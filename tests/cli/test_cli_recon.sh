@@ -170,5 +170,49 @@ neg[77] = -1.0
 write_f32(sino, neg)
 bad(3, "em", "--sinogram", sino, "--views", V, "--bins", D, "--size", N, "--json")
 bad(2, "bogus")
+
+# ---- messages that name the cause (issue 16) ----------------------------------------------------
+# A directory as --sinogram (raw or .hv): "'X' is a directory", exit 4. Before: "holds
+# 2305843009213693951 float32 values" (ftell of a directory), and for .hv "cannot read".
+adir, adir_hv = os.path.join(work, "adir"), os.path.join(work, "adir.hv")
+os.mkdir(adir)
+os.mkdir(adir_hv)
+for algo, path in (("fbp", adir), ("em", adir), ("fbp", adir_hv)):
+    expect_error((algo, "--sinogram", path, "--views", V, "--bins", D, "--size", N, "--json"), 4,
+                 f"'{path}' is a directory")
+# An Interfile header whose data file is a directory: a file error, exit 4 (before: exit 3, "input
+# sizes do not fit together", from the raw reader's ftell of a directory).
+hdr = os.path.join(work, "dirdata.hv")
+with open(hdr, "w") as f:
+    f.write("!INTERFILE :=\n!name of data file := dirdata.v\n!number format := float\n"
+            "!number of bytes per pixel := 4\nimagedata byte order := LITTLEENDIAN\n"
+            f"number of dimensions := 2\n!matrix size [1] := {D}\n!matrix size [2] := {V}\n"
+            "!END OF INTERFILE :=\n")
+os.mkdir(os.path.join(work, "dirdata.v"))
+expect_error(("fbp", "--sinogram", hdr, "--views", V, "--bins", D, "--size", N, "--json"), 4,
+             "cannot read Interfile sinogram")
+# A NaN or infinite sinogram value: named with its view and bin, exit 3, by fbp and em alike.
+# Before: fbp "holds a NaN or infinite value", em "cannot read (argument out of range)".
+for value, name in ((float("nan"), "NaN"), (float("inf"), "+Inf"), (float("-inf"), "-Inf")):
+    vals = [1.0] * (V * D)
+    vals[3 * D + 5] = value
+    write_f32(sino, vals)
+    for algo in ("fbp", "em"):
+        expect_error((algo, "--sinogram", sino, "--views", V, "--bins", D, "--size", N, "--json"), 3,
+                     f"holds {name} at view 3 bin 5")
+# --subsets above the number of views: the value and its limit, exit 3 as the other range checks
+# (before: "bad counts or --subsets 61"); the limit itself runs.
+common = ("em", "--phantom", "disk", "--size", 16, "--views", 60, "--iters", 1)
+expect_error((*common, "--subsets", 61, "--json"), 3, "--subsets must be in 1..60 (got 61)")
+check(run_json(*common, "--subsets", 60)["subsets"] == 60, "--subsets 60 with 60 views runs")
+# Too many PEs for the matrix (4 detectors: 16 entries): the numbers and the largest --pes that
+# works, exit 3 (before: "bad counts, or too many PEs for this matrix").
+ring4 = ("em", "--phantom", "shepp-logan", "--size", 8, "--geometry", "ring", "--detectors", 4)
+p = run(*ring4, "--pes", 64, "--json", expect=None)
+expect_error((*ring4, "--pes", 64, "--json"), 3, "--pes 64 is too many PEs for this matrix")
+check("16 entries" in p.stderr and "more than two PEs" in p.stderr and "--pes 16" in p.stderr,
+      f"too many PEs: the numbers named: {p.stderr!r}")
+run_json(*ring4, "--pes", 16)
+run_json(*ring4, "--pes", 64, "--partition", "box")
 PY
 cli_finish

@@ -214,6 +214,9 @@ cli_expect_exit 4 reduce --dim 1 --pes 16 --op sum --input "$WORK/eight.txt" --j
 cli_expect_exit 4 reduce --dim 1 --pes 8 --op sum --input "$WORK/word.txt" --json
 cli_expect_exit 4 reduce --dim 1 --pes 8 --op sum --input "$WORK/missing.txt" --json
 cli_expect_exit 3 reduce --dim 2 --pes 8 --op sum --input "$WORK/eight.txt" --json
+mkdir "$WORK/adir" # a directory as --input names the cause (issue 16; before: "cannot read")
+cli_expect_exit 4 reduce --dim 1 --pes 8 --op sum --input "$WORK/adir" --json
+grep -qF "'$WORK/adir' is a directory" "$WORK/err" || cli_fail "directory --input: $(cat "$WORK/err")"
 cli_expect_exit 2 nosuchcommand
 cli_expect_exit 2 stats --pes 16 --bogus
 

@@ -185,5 +185,28 @@ cases = [
 ]
 for args, code, needle in cases:
     expect_error(args, code, needle)
+
+# ---- messages that name the cause (issue 16) ----------------------------------------------------
+# The CLI's limit N * M <= 2^26 words (--help, docs/shuffle.md): N * M = 2^26 runs; above it the
+# message states N * M and the limit, two different numbers (before: 1024 x 65536 was refused with
+# "67108864 is more than 67108864": the check counted the host memory too).
+p = run("run", "--op", "scatter", "--pes", 1024, "--words", 65536, expect=None)
+check(p.returncode == 0, f"N * M = 2^26 runs: exit {p.returncode}: {p.stderr.strip()}")
+big = ["run", "--op", "scatter", "--pes", 1024, "--words", 65536 + 1024]
+expect_error(big, 3, "N * M = 1024 * 66560 = 68157440 words is more than the CLI simulates (2^26 = 67108864)")
+check("--words" in run("run", "--help").stdout and "2^26" in run("run", "--help").stdout,
+      "run --help states the N * M limit")
+# Negative costs are refused as hostscatter's negative times are (exit 3, the option and value);
+# before they were accepted and gave negative totals.
+for opt in ("c", "a", "b"):
+    expect_error(sc + [f"--{opt}", -1], 3, f"--{opt} must be >= 0 (got -1)")
+    expect_error(sc + [f"--{opt}", "inf"], 2, "finite")
+# draw --out - --json: both would write to stdout, a usage error (before: DOT printed, exit 0).
+expect_error(["draw", "--pes", 4, "--out", "-", "--json"], 2, "--json and --out - both write to stdout")
+# A directory as an input file: "'X' is a directory", exit 4.
+adir = os.path.join(work, "adir")
+os.mkdir(adir)
+expect_error(sc + ["--input", adir], 4, f"'{adir}' is a directory")
+expect_error(["ring", "--pes", 4, "--check", adir], 4, f"'{adir}' is a directory")
 PY
 cli_finish

@@ -90,6 +90,26 @@ pinet_status pinet_image_decode(const uint8_t *data, size_t size, pinet_image **
  * cannot be opened or read and PINET_ERR_SIZE if it is larger than PINET_IMAGE_MAX_FILE_BYTES. */
 pinet_status pinet_image_read(const char *path, pinet_image **out, pinet_image_info *info);
 
+/* What made a decode fail, where the decoder can say more than its status. Kinds may be added. */
+typedef enum pinet_image_fault {
+  PINET_IMAGE_FAULT_NONE = 0,         /* success, or an error without details */
+  PINET_IMAGE_FAULT_ABOVE_MAXVAL = 1  /* PINET_ERR_PARSE: a PGM sample above the header's maxval */
+} pinet_image_fault;
+
+typedef struct pinet_image_diag {
+  pinet_image_fault fault;
+  uint32_t x, y;   /* ABOVE_MAXVAL: the first such pixel (x, y), sample y * width + x */
+  uint64_t value;  /* ABOVE_MAXVAL: its value */
+  uint32_t maxval; /* ABOVE_MAXVAL: the header's maxval */
+} pinet_image_diag;
+
+/* pinet_image_decode and pinet_image_read, with the fault described in *diag (may be NULL; set
+ * to all zeros, fault NONE, unless the decoder names the cause). Same statuses. */
+pinet_status pinet_image_decode_diag(const uint8_t *data, size_t size, pinet_image **out,
+                                     pinet_image_info *info, pinet_image_diag *diag);
+pinet_status pinet_image_read_diag(const char *path, pinet_image **out, pinet_image_info *info,
+                                   pinet_image_diag *diag);
+
 /* Encode `img` into a new malloc'ed buffer (*data, *size; free() it). `format` must be PGM or
  * PNG. Returns PINET_ERR_NULL, PINET_ERR_RANGE (format AUTO or unknown, bit depth not 8/16,
  * lo >= hi or not finite), PINET_ERR_SIZE (empty image), PINET_ERR_UNSUPPORTED (PNG without

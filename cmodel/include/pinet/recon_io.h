@@ -40,7 +40,8 @@ pinet_status pinet_raw_write_f32(const char *path, const float *data, size_t n);
 
 /* Read a raw float32 file that must hold exactly n values: PINET_ERR_MISMATCH (and *actual set
  * to the number of whole values in the file when actual != NULL) if its size is not 4n bytes;
- * PINET_ERR_RANGE if a value is not finite; PINET_ERR_IO if it cannot be read. */
+ * PINET_ERR_RANGE if a value is not finite (data then holds all n values, to find it);
+ * PINET_ERR_IO if it cannot be read (a directory included). */
 pinet_status pinet_raw_read_f32(const char *path, float *data, size_t n, size_t *actual);
 
 typedef enum pinet_recon_kind {
