@@ -114,6 +114,38 @@ module ps_network #(
     end
   end
 
+  //////////
+  // Ring //
+  //////////
+
+  // The built-in ring of the ring exchange (the C model's pinet_shuffle_ring, Martin's prefer-one
+  // walk: from x go to 2x + 1 mod N if not yet visited, else to 2x mod N; it closes from N/2 back
+  // to 0), as each router's two straps: bit j is the LSB of PE j's ring successor (its out link
+  // to it), bit N + j the MSB of PE j's ring predecessor (its in link from it). For N = 2 the
+  // walk gives the ring 0, 1: each PE is the other's successor and predecessor, and the four
+  // transfers take the four links that join them.
+  function automatic logic [2*N-1:0] ring_straps();
+    logic [N-1:0]   seen;
+    logic [2*N-1:0] straps;
+    int             x;
+    int             y;
+    seen    = '0;
+    straps  = '0;
+    x       = 0;
+    seen[0] = 1'b1;
+    for (int k = 0; k < N; k++) begin
+      y = (2 * x + 1) % N;
+      if (seen[y]) y = (2 * x) % N;
+      seen[y]       = 1'b1;
+      straps[x]     = y[0];
+      straps[N + y] = (x >= N / 2);
+      x             = y;
+    end
+    ring_straps = straps;
+  endfunction
+
+  localparam logic [2*N-1:0] RingStraps = ring_straps();
+
   /////////////
   // Routers //
   /////////////
@@ -137,6 +169,8 @@ module ps_network #(
       .clk_i          (clk_i),
       .rst_ni         (rst_ni),
       .pe_i           (PeW'(k)),
+      .ring_succ_link_i(RingStraps[k]),
+      .ring_pred_link_i(RingStraps[N + k]),
       .cmd_start_i    (cmd_start_i),
       .cmd_op_i       (cmd_op_i),
       .cmd_words_i    (cmd_words_i),

@@ -11,8 +11,8 @@ package ps_pkg;
   // Operations //
   ////////////////
 
-  // pinet_shuffle_op. The router runs the seven built-in collectives; ring-exchange and custom
-  // (and 9 .. 15) are refused with PsErrBadOp.
+  // pinet_shuffle_op. The router runs the seven built-in collectives and the ring exchange;
+  // custom (and 9 .. 15) is refused with PsErrBadOp.
   typedef enum logic [3:0] {
     OpBcast        = 4'd0,  // one-to-all broadcast from PE 0, 2n - 1 steps
     OpBcastHost    = 4'd1,  // the same pipeline fed by the host, 2n steps
@@ -21,7 +21,10 @@ package ps_pkg;
     OpAllgather    = 4'd4,  // all-to-all broadcast, n steps
     OpGather       = 4'd5,  // segment j of PE j -> PE 0, n steps
     OpUpload       = 4'd6,  // gather pipelined into the host, n + 1 steps
-    OpRingExchange = 4'd7,  // C model only
+    OpRingExchange = 4'd7,  // along the built-in ring, 1 step; M = 4W: [0,W) to the ring
+                            // successor, [W,2W) to the predecessor, [2W,3W) from the
+                            // predecessor, [3W,4W) from the successor
+                            // (pinet_shuffle_build_ring_exchange_default)
     OpCustom       = 4'd8   // C model only
   } ps_op_e;
 
@@ -35,11 +38,11 @@ package ps_pkg;
   // checks run in this order, the first failing one gives the code.
   typedef enum logic [2:0] {
     PsErrOk      = 3'd0,  // accepted (err_o is cleared when a command starts)
-    PsErrBadOp   = 3'd1,  // op not one of bcast .. upload          (C: PINET_ERR_RANGE)
+    PsErrBadOp   = 3'd1,  // op not one of bcast .. ring-exchange   (C: PINET_ERR_RANGE)
     PsErrWords   = 3'd2,  // M = 0                                  (C: PINET_ERR_RANGE)
     PsErrMemory  = 3'd3,  // base + M > MemWords: the image does not fit the memory (RTL only)
     PsErrQuantum = 3'd4,  // M not a multiple of the quantum: N, or n = log2 N for bcast and
-                          // bcast-host                             (C: PINET_ERR_MISMATCH)
+                          // bcast-host, or 4 for ring-exchange     (C: PINET_ERR_MISMATCH)
     PsErrBusy    = 3'd5,  // a command while busy: refused, the running collective goes on
     PsErrLink    = 3'd6   // during a run, an input link's valid disagreed with the schedule
   } ps_err_e;
@@ -54,12 +57,14 @@ package ps_pkg;
   // Router write sources //
   //////////////////////////
 
-  // What write port A of a router's memory stores in a step (write port B always takes in 3).
-  typedef enum logic [1:0] {
-    SrcIn0   = 2'd0,  // in 0, COPY (tree hop from the parent: bcast, scatter)
-    SrcIn01  = 2'd1,  // in 0 + in 1, one adder (integrate: COPY then ADD on the same address)
-    SrcIn2   = 2'd2,  // in 2, COPY (allgather, gather)
-    SrcHost  = 2'd3   // host link, COPY (bcast-host, scatter; PE 0 only)
+  // What write port A of a router's memory stores in a step (write port B takes in 3, or in 2
+  // in a ring exchange whose successor sends back on in 2).
+  typedef enum logic [2:0] {
+    SrcIn0   = 3'd0,  // in 0, COPY (tree hop from the parent: bcast, scatter; ring predecessor)
+    SrcIn01  = 3'd1,  // in 0 + in 1, one adder (integrate: COPY then ADD on the same address)
+    SrcIn2   = 3'd2,  // in 2, COPY (allgather, gather)
+    SrcHost  = 3'd3,  // host link, COPY (bcast-host, scatter; PE 0 only)
+    SrcIn1   = 3'd4   // in 1, COPY (ring predecessor)
   } ps_src_e;
 
 endpackage

@@ -2,15 +2,20 @@
 //
 // ps_router: the router of one PE in the static perfect-shuffle network of N = 2^n PEs (paper
 // 000, SPEC 2; C model cmodel/include/pinet/shuffle.h, docs/shuffle.md). It holds the PE's word
-// memory, runs the seven built-in collectives step by step (store-and-forward, one word per link
-// per cycle) and adds the two halves that meet in it during integration. Every PE has the same
-// router; its number Pe comes from the strap pe_i.
+// memory, runs the seven built-in collectives and the ring exchange step by step
+// (store-and-forward, one word per link per cycle) and adds the two halves that meet in it during
+// integration. Every PE has the same router; its number Pe comes from the strap pe_i.
 //
 // Links (the numbering of pinet_shuffle_pe_ports): out 0 / out 1 go to the successors
 // 2Pe mod N / 2Pe+1 mod N (channels 2Pe, 2Pe+1), out 2 / out 3 go back to the predecessors
 // floor(Pe/2) / floor(Pe/2)+N/2 (channels 2N+Pe, 3N+Pe); in 0 / in 1 come from the predecessors
 // (channels Pe, Pe+N), in 2 / in 3 back from the successors (channels 2N+2Pe, 2N+2Pe+1). Link p
 // is bits [p*Width +: Width] of *_data and bit p of *_valid; data is 0 whenever valid is 0.
+// The ring exchange runs along the built-in ring (pinet_shuffle_ring, Martin's prefer-one walk:
+// every ring edge is a forward link); two straps place this PE on it: ring_succ_link_i, the out
+// link (0 / 1) to its ring successor, which sends back on in 2 + ring_succ_link_i, and
+// ring_pred_link_i, the in link (0 / 1) from its ring predecessor, which this PE answers on
+// out 2 + ring_pred_link_i. ps_network derives both from the ring.
 // The host port is used on PE 0 only (PE 0 pulls words from the host's memory with a request
 // that the host answers in the next cycle, and pushes words up with their address).
 //
@@ -30,11 +35,13 @@
 // Memory ports (MemWords x Width, 2 read + 2 write; flops here, a multi-port RAM or two banks
 // in silicon: the setup cycle also gives a synchronous-read RAM its address cycle for word 0):
 //   read A : out 0 (tree child 2Pe, integrate's first half), out 2 and out 3 (same words:
-//            allgather; gather to the parent), host up (upload); the local port when idle
-//   read B : out 1 (tree child 2Pe+1 or PE 0's child 1, integrate's second half)
+//            allgather; gather to the parent; ring predecessor), host up (upload); the local
+//            port when idle
+//   read B : out 1 (tree child 2Pe+1 or PE 0's child 1, integrate's second half), or out 0 or
+//            out 1 (ring successor)
 //   write A: in 0, or in 0 + in 1 (integrate: the COPY and the ADD on one address, one adder),
-//            or in 2, or the host link; the local port when idle
-//   write B: in 3
+//            or in 2, or the host link, or in 1 (ring predecessor); the local port when idle
+//   write B: in 3, or in 2 (ring successor)
 //
 // Cycle contract (docs/shuffle.md section 4, pinet_shuffle_cycle_*): cycle 0 is the cycle after
 // the edge that samples an accepted cmd_start_i. Step s occupies cycles B_s .. B_s + L_s; B_s is
@@ -60,8 +67,10 @@ module ps_router #(
 ) (
   input  logic                          clk_i,
   input  logic                          rst_ni,
-  // This router's PE number (a strap: constant while running)
+  // This router's PE number and its place on the ring (straps: constant while running)
   input  logic [PeW-1:0]                pe_i,
+  input  logic                          ring_succ_link_i,
+  input  logic                          ring_pred_link_i,
   // Command and status
   input  logic                          cmd_start_i,
   input  logic [ps_pkg::PsOpWidth-1:0]  cmd_op_i,
@@ -146,6 +155,8 @@ module ps_router #(
   logic [StepW-1:0]       last_q;    // last step number, 0-based
   // The plan of the current step (loaded in its setup cycle)
   logic [3:0]             rda_to_q;
+  logic                   rdb_out0_q;  // read port B drives out 0 instead of out 1 (ring)
+  logic                   wrb_in2_q;   // write port B takes in 2 instead of in 3 (ring)
   logic [AddrW-1:0]       rda_off_q, rdb_off_q, wra_off_q, wrb_off_q;  // in the image (< M)
   logic [CntW-1:0]        rda_len_q, rdb_len_q, wra_len_q, wrb_len_q;  // 0: port idle
   src_e                   wra_src_q;
@@ -188,11 +199,13 @@ module ps_router #(
   /////////////////////
 
   // In the order of ps_err_e: op, M = 0, base + M > MemWords, quantum. The quantum test runs on
-  // the truncated M, which is exact once M <= MemWords is known.
+  // the truncated M, which is exact once M <= MemWords is known; the ring exchange's quantum is
+  // 4 (its four blocks of W words).
   logic [CntW-1:0]  cmd_m;
   logic [CntW-1:0]  cmd_pkt;
   logic [CntW-1:0]  cmd_rem;
   logic             cmd_is_bcast;
+  logic             cmd_is_ring;
   logic             cmd_quantum;  // M is a multiple of the op's quantum
   err_e             cmd_err;
   logic [StepW-1:0] cmd_last;
@@ -201,28 +214,26 @@ module ps_router #(
   assign cmd_pkt      = cmd_m / CntLogN;
   assign cmd_rem      = cmd_m % CntLogN;
   assign cmd_is_bcast = (cmd_op_i == ps_pkg::OpBcast) || (cmd_op_i == ps_pkg::OpBcastHost);
-  assign cmd_quantum  = cmd_is_bcast ? (cmd_rem == '0) : (cmd_m[LogN-1:0] == '0);
+  assign cmd_is_ring  = (cmd_op_i == ps_pkg::OpRingExchange);
+  assign cmd_quantum  = cmd_is_bcast ? (cmd_rem == '0) :
+                        cmd_is_ring  ? (cmd_m[1:0] == 2'd0) : (cmd_m[LogN-1:0] == '0);
 
-  always_comb begin
-    cmd_err = ps_pkg::PsErrOk;
-    if (cmd_op_i > ps_pkg::OpUpload) begin
-      cmd_err = ps_pkg::PsErrBadOp;
-    end else if (cmd_words_i == '0) begin
-      cmd_err = ps_pkg::PsErrWords;
-    end else if ({1'b0, cmd_base_i} + {1'b0, cmd_words_i} > MemLimit) begin
-      cmd_err = ps_pkg::PsErrMemory;
-    end else if (!cmd_quantum) begin
-      cmd_err = ps_pkg::PsErrQuantum;
-    end
-  end
+  // One expression, not a default overwritten in an always_comb: Icarus 11 re-runs such a
+  // block on its own transient write (Ok, then BadOp) and spins at zero delay on a bad op.
+  assign cmd_err = (cmd_op_i > ps_pkg::OpRingExchange)                   ? ps_pkg::PsErrBadOp   :
+                   (cmd_words_i == '0)                                    ? ps_pkg::PsErrWords   :
+                   ({1'b0, cmd_base_i} + {1'b0, cmd_words_i} > MemLimit) ? ps_pkg::PsErrMemory  :
+                   !cmd_quantum                                           ? ps_pkg::PsErrQuantum :
+                                                                            ps_pkg::PsErrOk;
 
   // Steps - 1: n - 1 (integrate, allgather, gather), n (scatter, upload), 2n - 2 (bcast),
-  // 2n - 1 (bcast-host).
+  // 2n - 1 (bcast-host), 0 (ring-exchange).
   always_comb begin
     unique case (cmd_op_i)
       ps_pkg::OpScatter, ps_pkg::OpUpload: cmd_last = StN;
       ps_pkg::OpBcast:                     cmd_last = StN + StN - 5'd2;
       ps_pkg::OpBcastHost:                 cmd_last = StN + StN - 5'd1;
+      ps_pkg::OpRingExchange:              cmd_last = '0;
       default:                             cmd_last = StN - 5'd1;
     endcase
   end
@@ -242,6 +253,7 @@ module ps_router #(
   logic [XW-1:0]    mask_st;   // low st bits
   logic [XW-1:0]    mask_m;    // low n + 1 - st bits
   logic [3:0]       rda_to_d;
+  logic             rdb_out0_d, wrb_in2_d;
   logic             rda_en, rdb_en, wra_en, wrb_en;
   logic [XW-1:0]    rda_x, rdb_x, wra_x, wrb_x;
   logic [StepW-1:0] rda_e, rdb_e, wra_e, wrb_e;
@@ -266,6 +278,8 @@ module ps_router #(
     step_le   = '0;
     sh        = '0;
     rda_to_d  = '0;
+    rdb_out0_d = 1'b0;
+    wrb_in2_d = 1'b0;
     rda_en    = 1'b0;
     rdb_en    = 1'b0;
     wra_en    = 1'b0;
@@ -417,6 +431,26 @@ module ps_router #(
           end
         end
       end
+      // One step of W = M / 4 words: [0,W) to the successor on out s (read B: it may be out 0
+      // while read A feeds out 2 / 3), [W,2W) to the predecessor on out 2 + p (read A),
+      // [2W,3W) from the predecessor on in p (write A), [3W,4W) from the successor on in 2 + s
+      // (write B); s = ring_succ_link_i, p = ring_pred_link_i.
+      ps_pkg::OpRingExchange: begin
+        unit_sh    = StepW'(2);
+        rdb_en     = 1'b1;
+        rdb_out0_d = !ring_succ_link_i;
+        rdb_x      = '0;
+        rda_en     = 1'b1;
+        rda_to_d[ring_pred_link_i ? ToOut3 : ToOut2] = 1'b1;
+        rda_x      = XW'(1);
+        wra_en     = 1'b1;
+        if (ring_pred_link_i) wra_src_d = ps_pkg::SrcIn1;
+        else                  wra_src_d = ps_pkg::SrcIn0;
+        wra_x      = XW'(2);
+        wrb_en     = 1'b1;
+        wrb_in2_d  = !ring_succ_link_i;
+        wrb_x      = XW'(3);
+      end
       default: begin
       end
     endcase
@@ -534,6 +568,8 @@ module ps_router #(
     if (!rst_ni) begin
       len_q     <= '0;
       rda_to_q  <= '0;
+      rdb_out0_q <= 1'b0;
+      wrb_in2_q <= 1'b0;
       rda_off_q <= '0;
       rda_len_q <= '0;
       rdb_off_q <= '0;
@@ -546,6 +582,8 @@ module ps_router #(
     end else if (run_q && setup_q) begin
       len_q     <= len_d;
       rda_to_q  <= rda_to_d;
+      rdb_out0_q <= rdb_out0_d;
+      wrb_in2_q <= wrb_in2_d;
       rda_off_q <= rda_off_d;
       rda_len_q <= rda_len_d;
       rdb_off_q <= rdb_off_d;
@@ -595,6 +633,7 @@ module ps_router #(
       ps_pkg::SrcIn01: wra_data = in0_data + in1_data;  // the integration adder
       ps_pkg::SrcIn2:  wra_data = in2_data;
       ps_pkg::SrcHost: wra_data = host_data_i;
+      ps_pkg::SrcIn1:  wra_data = in1_data;
       default:         wra_data = in0_data;
     endcase
   end
@@ -609,7 +648,7 @@ module ps_router #(
       mem_q[mem_wa_addr] <= mem_wa_data;
     end
     if (wrb_act) begin
-      mem_q[wrb_addr] <= in3_data;
+      mem_q[wrb_addr] <= wrb_in2_q ? in2_data : in3_data;
     end
   end
 
@@ -619,13 +658,13 @@ module ps_router #(
 
   logic [3:0] out_valid;
 
-  assign out_valid[0] = rda_act && rda_to_q[ToOut0];
-  assign out_valid[1] = rdb_act;
+  assign out_valid[0] = (rda_act && rda_to_q[ToOut0]) || (rdb_act && rdb_out0_q);
+  assign out_valid[1] = rdb_act && !rdb_out0_q;
   assign out_valid[2] = rda_act && rda_to_q[ToOut2];
   assign out_valid[3] = rda_act && rda_to_q[ToOut3];
   assign out_valid_o  = out_valid;
 
-  assign out0_data  = out_valid[0] ? rda_data : '0;
+  assign out0_data  = !out_valid[0] ? '0 : rdb_out0_q ? rdb_data : rda_data;
   assign out1_data  = out_valid[1] ? rdb_data : '0;
   assign out2_data  = out_valid[2] ? rda_data : '0;
   assign out3_data  = out_valid[3] ? rda_data : '0;
@@ -666,9 +705,9 @@ module ps_router #(
   logic [4:0] in_expect;   // {host, in 3, in 2, in 1, in 0}
 
   assign in_expect[0] = wra_act && (wra_src_q == ps_pkg::SrcIn0 || wra_src_q == ps_pkg::SrcIn01);
-  assign in_expect[1] = wra_act && (wra_src_q == ps_pkg::SrcIn01);
-  assign in_expect[2] = wra_act && (wra_src_q == ps_pkg::SrcIn2);
-  assign in_expect[3] = wrb_act;
+  assign in_expect[1] = wra_act && (wra_src_q == ps_pkg::SrcIn01 || wra_src_q == ps_pkg::SrcIn1);
+  assign in_expect[2] = (wra_act && (wra_src_q == ps_pkg::SrcIn2)) || (wrb_act && wrb_in2_q);
+  assign in_expect[3] = wrb_act && !wrb_in2_q;
   assign in_expect[4] = wra_act && (wra_src_q == ps_pkg::SrcHost);
   assign link_bad     = ({host_valid_i, in_valid_i} != in_expect);
 

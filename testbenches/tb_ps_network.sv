@@ -20,9 +20,20 @@
 //     every backward one; the broadcasts M on every tree link; scatter and gather the subtree
 //     of the tree link's child times M/N; the host link M; nothing anywhere else;
 //   - that a channel's data is 0 whenever its valid is;
-//   - refused commands (err_o 1..4: op 7, M = 0, base + M > MemWords, M not a multiple of the
-//     quantum; bcast with M not a multiple of log2 N), busy and done low after them, and a
-//     command while busy (err_o 5) that leaves the running collective intact.
+//   - refused commands (err_o 1..4: op 8 (custom, C model only) and 15, M = 0, base + M >
+//     MemWords, M not a multiple of the quantum; bcast with M not a multiple of log2 N; the ring
+//     exchange with M = 0, past the memory, or M not a multiple of 4), busy and done low after
+//     them, and a command while busy (err_o 5, in integrate and in a ring exchange) that leaves
+//     the running collective intact.
+// The ring exchange (op 7, M = 4W, one step) likewise, at W = 1 (bases 0 and MemWords - 4) and
+// at a larger odd W (odd base > 0, not a multiple of N): the ring is computed here by Martin's
+// prefer-one walk (0; from x to 2x + 1 mod N if not yet visited, else to 2x mod N; it must visit
+// every PE once and close back to 0 along shuffle edges) and, for N = 2 and N = 8, must equal the
+// literal rings 0, 1 and 0, 1, 3, 7, 6, 5, 2, 4. Checked: every PE keeps its [0,2W), holds its
+// ring predecessor's loaded [0,W) at [2W,3W) and its successor's loaded [W,2W) at [3W,4W), and
+// every word outside the image is untouched (the whole memory is loaded first); done in cycle
+// W + 1; for each ring edge a -> b (link l = 2a + (b & 1)) forward channel l and backward channel
+// 2N + l carry W words each, no other channel anything; data 0 whenever valid is 0.
 // PRNG seed from +seed=<n> (default 1), printed at the start and in every failure. Ends with
 // "PASS tb_ps_network", or $error messages and $fatal.
 
@@ -141,6 +152,9 @@ module tb_ps_network;
     logic [31:0]      rng;
     logic [Width-1:0] init_mem [N*MemWords];  // what was loaded: PE j's word a at j*MemWords+a
     int               ch_words [Ch];
+    int               ring_seq [N];   // the ring: ring_seq[0] = 0, ring_seq[k+1] = succ
+    int               ring_succ [N];  // PE j's ring successor / predecessor
+    int               ring_pred [N];
 
     task automatic fail(input string what);
       errors[g]++;
@@ -242,6 +256,58 @@ module tb_ps_network;
       subtree = (1 << (LogN - d + 1)) - 1;
     endfunction
 
+    // The literal ring for N = 2 and N = 8 (the prefer-one de Bruijn sequence 00011101 for
+    // N = 8), position k; -1 for other N.
+    function automatic int ring_literal(int k);
+      ring_literal = -1;
+      if (N == 2) ring_literal = k;
+      if (N == 8) begin
+        case (k)
+          0:       ring_literal = 0;
+          1:       ring_literal = 1;
+          2:       ring_literal = 3;
+          3:       ring_literal = 7;
+          4:       ring_literal = 6;
+          5:       ring_literal = 5;
+          6:       ring_literal = 2;
+          default: ring_literal = 4;
+        endcase
+      end
+    endfunction
+
+    // The ring by Martin's prefer-one walk into ring_seq / ring_succ / ring_pred, checked: a
+    // Hamiltonian cycle from 0 along shuffle edges (x -> 2x or 2x + 1 mod N), and the literal
+    // ring where there is one.
+    task automatic make_ring;
+      logic [N-1:0] seen;
+      int x;
+      int y;
+      seen    = '0;
+      seen[0] = 1'b1;
+      x       = 0;
+      for (int k = 0; k < N; k++) begin
+        ring_seq[k] = x;
+        y = (2 * x + 1) % N;
+        if (seen[y]) y = (2 * x) % N;
+        if (k < N - 1 && seen[y])
+          fail($sformatf("ring walk: step %0d from PE %0d reaches visited PE %0d", k, x, y));
+        seen[y]      = 1'b1;
+        ring_succ[x] = y;
+        ring_pred[y] = x;
+        x            = y;
+      end
+      if (x != 0) fail($sformatf("ring walk: ends at PE %0d, not back at 0", x));
+      if (seen != '1) fail("ring walk: does not visit every PE");
+      for (int k = 0; k < N; k++) begin
+        if (ring_succ[ring_seq[k]] != ring_seq[(k + 1) % N] ||
+            ring_pred[ring_seq[(k + 1) % N]] != ring_seq[k])
+          fail($sformatf("ring walk: succ / pred disagree with the sequence at %0d", k));
+        if (ring_literal(k) >= 0 && ring_seq[k] != ring_literal(k))
+          fail($sformatf("ring walk: ring[%0d] = %0d, expected %0d", k, ring_seq[k],
+                         ring_literal(k)));
+      end
+    endtask
+
     // The closed forms of the done cycle (docs/shuffle.md section 4).
     function automatic int done_cycle(int o, int m);
       int n;
@@ -251,6 +317,7 @@ module tb_ps_network;
         1:       done_cycle = 2*n * (1 + m / n);
         2:       done_cycle = (n + 1) + m / 2 + m - m / N;
         6:       done_cycle = (n + 1) + m - m / N + m / 2;
+        7:       done_cycle = m / 4 + 1;
         default: done_cycle = n + m - m / N;
       endcase
     endfunction
@@ -258,6 +325,7 @@ module tb_ps_network;
     // Words each channel must have carried.
     function automatic int expect_words(int o, int m, int c);
       int s;
+      int l;
       s = m / N;
       expect_words = 0;
       case (o)
@@ -271,6 +339,13 @@ module tb_ps_network;
         end
         3: if (c < 2*N) expect_words = m - s;
         4: if (c >= 2*N && c < 4*N) expect_words = m - s;
+        7: begin  // ring edge a -> b on link l = 2a + (b & 1): W forward (l), W backward (2N + l)
+          for (int a = 0; a < N; a++) begin
+            l = (2 * a + (ring_succ[a] & 1)) % (2 * N);
+            if (c == l) expect_words += m / 4;
+            if (c == 2*N + l) expect_words += m / 4;
+          end
+        end
         default: begin  // gather, upload: backward tree links; upload also the host link up
           if (c >= 2*N + 1 && c < 3*N) expect_words = subtree(c - 2*N) * s;
           if (o == 6 && c == 4*N + 1) expect_words = m;
@@ -282,10 +357,14 @@ module tb_ps_network;
     task automatic check_op(input int o, input int m, input int b, input int busy_at);
       int t;
       int s;
+      int q;
       logic [Width-1:0] v;
       logic [Width-1:0] e;
       s = m / N;
-      load(b, b + m);
+      q = m / 4;
+      // The ring exchange checks the words outside its image too: load the whole memory.
+      if (o == 7) load(0, MemWords);
+      else load(b, b + m);
       run(o, m, b, busy_at, t);
       if (t != done_cycle(o, m))
         fail($sformatf("op %0d M %0d: done in cycle %0d, expected %0d", o, m, t,
@@ -307,12 +386,28 @@ module tb_ps_network;
               for (int i = 0; i < N; i++) e = e + mem_word(i, b + w);
             end
             4: e = mem_word(w / s, b + w);
+            // Own [0,2W) kept; [2W,3W) = pred's [0,W), [3W,4W) = succ's [W,2W), as loaded.
+            7: begin
+              if (w < 2 * q) e = mem_word(j, b + w);
+              else if (w < 3 * q) e = mem_word(ring_pred[j], b + w - 2 * q);
+              else e = mem_word(ring_succ[j], b + w - 2 * q);
+            end
             default: if (j == 0) e = mem_word(w / s, b + w);
           endcase
           if (v !== e)
             fail($sformatf("op %0d M %0d base %0d: PE %0d word %0d = %h, expected %h", o, m, b,
                            j, w, v, e));
         end
+      end
+      if (o == 7) begin
+        for (int j = 0; j < N; j++)
+          for (int a = 0; a < MemWords; a++)
+            if (a < b || a >= b + m) begin
+              read(j, a, v);
+              if (v !== mem_word(j, a))
+                fail($sformatf("ring M %0d base %0d: PE %0d word %0d (guard) = %h, expected %h",
+                               m, b, j, a, v, mem_word(j, a)));
+            end
       end
       if (o == 6) begin
         for (int w = 0; w < m; w++)
@@ -335,19 +430,29 @@ module tb_ps_network;
       repeat (2) cycle();
       rst_n = 1'b1;
       cycle();
+      make_ring();
       // Every collective at two sizes (multiples of N and of n = log2 N), two bases.
       for (int o = 0; o < 7; o++) begin
         check_op(o, N * LogN, 0, -1);
         check_op(o, 4 * N * LogN, MemWords - 4 * N * LogN, (o == 3) ? 2 : -1);
       end
+      // The ring exchange: W = 1 at both ends of the memory; W = (MemWords - 12) / 4 (7 for
+      // N = 2, 29 for N = 8) at base 5, with a command while busy in cycle 2.
+      check_op(7, 4, 0, -1);
+      check_op(7, 4, MemWords - 4, -1);
+      check_op(7, 4 * ((MemWords - 12) / 4), 5, 2);
       // Refused commands.
-      refuse(7, N, 0, 1);
+      refuse(8, N, 0, 1);
       refuse(15, N, 0, 1);
       refuse(3, 0, 0, 2);
       refuse(4, N, MemWords - N + 1, 3);
       refuse(5, MemWords + N, 0, 3);
       refuse(2, N + 1, 0, 4);
       if (LogN > 1) refuse(0, LogN + 1, 0, 4);
+      refuse(7, 0, 0, 2);
+      refuse(7, 8, MemWords - 7, 3);
+      refuse(7, 6, 0, 4);
+      refuse(7, 2, 0, 4);
       // And a good one afterwards.
       check_op(3, N, 1, -1);
       finished[g] = 1'b1;

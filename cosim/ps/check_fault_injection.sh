@@ -18,7 +18,7 @@ expect_fault system ps_system busy_o 12340000 '[0-9]+' "$system" --scenarios 2
 # Sizes and options the executables do not take.
 expect_usage "network --pes 12" "$network" --pes 12
 expect_usage "network --pes 128" "$network" --pes 128
-expect_usage "network --op 7" "$network" --op 7
+expect_usage "network --op 8" "$network" --op 8
 expect_usage "network --words 12 (N = 8)" "$network" --pes 8 --words 12 --op 3
 expect_usage "network --words 4096 (MemWords 512)" "$network" --pes 8 --words 4096
 expect_usage "network --compare 2" "$network" --compare 2

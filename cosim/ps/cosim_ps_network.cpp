@@ -12,14 +12,15 @@
 //   While a collective runs the local ports carry random writes (ignored while busy, which is
 //   checked); now and then a command arrives while busy (err_o = busy, the run goes on) or the
 //   reset aborts the run (the memories keep what was written). Between runs, now and then a bad
-//   command: an op the RTL does not run, M = 0, M not a multiple of the quantum, an image that
+//   command: an op the RTL does not run (custom, 9 .. 15), M = 0, M not a multiple of the quantum, an image that
 //   does not fit the memory.
 // Every cycle, in this order (NetworkChecker, ps_cosim.h): busy_o, done_o, err_o; every channel
 // 0 .. 4N+1, valid then data ("ch[13]:6->5.valid"); host_req_o, host_req_addr_o, host_addr_o;
 // while idle every PE's local read ("pe[3].mem[17]") against the shadow memories, which hold the
 // C model's memories after every run; after an upload the host's image ("host.mem[5]").
 //
-// Extra options: --op K (0..6 one collective by pinet_shuffle_op value, 255 all), --words M,
+// Extra options: --op K (0..7 one collective by pinet_shuffle_op value, 7 the ring exchange, 255
+// all), --words M,
 // --max-words W (cap of the random M), --runs R (stop after R collectives; --cycles stays the
 // cap), --bad 0 (no bad commands), --disturb 0 (no command while busy, no reset), --compare 0
 // (drive only, no checking: a speed baseline).
@@ -150,7 +151,7 @@ class NetworkRun {
 
   uint32_t quantum(uint32_t op) const {
     uint32_t q = 0;
-    pinet_shuffle_words_quantum((pinet_shuffle_op)op, cfg_.pes, &q);
+    pc::rtl_quantum(op, cfg_.pes, &q);
     return q;
   }
 
@@ -159,7 +160,7 @@ class NetworkRun {
     return words > 0 && q > 0 && words % q == 0 && words <= cfg_.mem_words;
   }
 
-  // Every collective once in each round of seven runs, in a random order (with --words, the
+  // Every collective once in each round of eight runs, in a random order (with --words, the
   // ops that M does not suit are left out).
   uint32_t choose_op() {
     if (cfg_.op != pc::kOpAll) return cfg_.op;
@@ -190,14 +191,14 @@ class NetworkRun {
     uint32_t op = rnd(pc::kNumOps), words = 0, base = 0;
     uint32_t q = quantum(op);
     switch (kind) {
-      case 0:  // an op the RTL does not run: ring-exchange, custom, 9 .. 15
-        op = 7 + rnd(9);
+      case 0:  // an op the RTL does not run: custom, 9 .. 15
+        op = 8 + rnd(8);
         words = q * (1 + rnd(4));
         break;
       case 1:  // M = 0
         base = rnd(cfg_.mem_words);
         break;
-      case 2: {  // M not a multiple of the quantum (N; log2 N for the broadcasts, when > 1)
+      case 2: {  // M not a multiple of the quantum (N; log2 N for the broadcasts, when > 1; 4)
         if (q == 1) op = PINET_SHUFFLE_OP_SCATTER + rnd(5);
         q = quantum(op);
         uint32_t r = 1 + rnd(q - 1);
@@ -244,7 +245,7 @@ class NetworkRun {
     // How long the run takes (for placing the rare disturbances): the C model's T.
     uint64_t total = 0;
     pinet_shuffle_schedule *sched = nullptr;
-    if (pinet_shuffle_build(&sched, (pinet_shuffle_op)op, cfg_.pes, words) == PINET_OK)
+    if (pc::rtl_build(&sched, op, cfg_.pes, words) == PINET_OK)
       pinet_shuffle_cycle_total(sched, &total);
     pinet_shuffle_schedule_free(sched);
     const uint64_t abort_at = cfg_.disturb && rnd(16) == 0 ? rnd(total + 1) : UINT64_MAX;
@@ -353,7 +354,8 @@ int main(int argc, char **argv) {
   Options opt("ps_network", 100000);
   opt.add_int("pes", 8, "network size N: 2, 4, 8, 16, 32 or 64");
   opt.add_int("op", pc::kOpAll,
-              "collective by pinet_shuffle_op value (0 bcast .. 6 upload), 255 all");
+              "collective by pinet_shuffle_op value (0 bcast .. 6 upload, 7 ring-exchange), "
+              "255 all");
   opt.add_int("words", 0, "M for every run (0: random multiples of the quantum)");
   opt.add_int("max-words", 0, "cap of the random M (0: MemWords)");
   opt.add_int("runs", 0, "stop after this many collectives (0: run --cycles cycles)");
@@ -382,8 +384,8 @@ int main(int argc, char **argv) {
   }
   if (opt.get("op") >= pc::kNumOps && opt.get("op") != pc::kOpAll) {
     opt.reject(
-        "--op must be 0 .. 6 (bcast, bcast-host, scatter, integrate, allgather, gather, "
-        "upload) or 255");
+        "--op must be 0 .. 7 (bcast, bcast-host, scatter, integrate, allgather, gather, "
+        "upload, ring-exchange) or 255");
     return opt.exit_code();
   }
   if (opt.get("compare") > 1 || opt.get("bad") > 1 || opt.get("disturb") > 1) {
@@ -405,12 +407,13 @@ int main(int argc, char **argv) {
     bool any = false;
     for (uint32_t op = 0; op < pc::kNumOps; op++) {
       uint32_t q = 0;
-      pinet_shuffle_words_quantum((pinet_shuffle_op)op, cfg.pes, &q);
+      pc::rtl_quantum(op, cfg.pes, &q);
       if ((cfg.op == pc::kOpAll || cfg.op == op) && q > 0 && cfg.words % q == 0) any = true;
     }
     if (!any) {
       opt.reject("--words " + std::to_string(cfg.words) +
-                 " is not a multiple of the quantum (N, or log2 N for broadcasts)");
+                 " is not a multiple of the quantum (N, or log2 N for broadcasts, or 4 for "
+                 "the ring exchange)");
       return opt.exit_code();
     }
   }

@@ -8,7 +8,7 @@
 //   then advances over the clock edge (model clock, memory writes, commands). The shadow
 //   memories take the C model's memories at the end of every run, so the local port reads check
 //   every memory word the run was meant to leave. Expected error codes come from the C model's
-//   own validation (pinet_shuffle_words_quantum / pinet_shuffle_build) plus the RTL's memory rule.
+//   own validation (rtl_quantum / rtl_build below) plus the RTL's memory rule.
 // - Port access for any Verilated width (CData .. QData, VlWide<W>).
 // - The hidden --inject-fault CYCLE option (removed from argv before Options::parse, so --help
 //   does not list it): the checker flips bit 0 of the first expected value it compares in that
@@ -46,7 +46,7 @@ enum PsErr : uint32_t {
   kErrBusy = 5,
   kErrLink = 6,
 };
-constexpr uint32_t kNumOps = 7;   // bcast .. upload: what the RTL runs
+constexpr uint32_t kNumOps = 8;   // bcast .. ring-exchange: what the RTL runs
 constexpr uint32_t kOpAll = 255;  // --op default: every collective
 
 inline const char *op_name(uint32_t op) {
@@ -55,22 +55,42 @@ inline const char *op_name(uint32_t op) {
   return s ? s : "bad-op";
 }
 
-// The err_o a command must give. The op and quantum checks are the C model's
-// (pinet_shuffle_words_quantum: PINET_ERR_RANGE for ring-exchange, custom and unknown ops;
-// pinet_shuffle_build: PINET_ERR_MISMATCH for M not a multiple of the quantum); M = 0 and the
-// image not fitting the memory (base + M > MemWords) are checked here, in the RTL's order.
-// Returns UINT32_MAX if the C model answers something unexpected.
+// The RTL's op set in C-model terms: the built-in collectives (pinet_shuffle_words_quantum,
+// pinet_shuffle_build) and the ring exchange along the built-in ring (quantum 4,
+// pinet_shuffle_build_ring_exchange_default); custom and unknown ops give PINET_ERR_RANGE.
+inline pinet_status rtl_quantum(uint32_t op, uint32_t pes, uint32_t *quantum) {
+  if (op == PINET_SHUFFLE_OP_RING_EXCHANGE) {
+    uint32_t n = 0;
+    pinet_status st = pinet_shuffle_log2(pes, &n);
+    *quantum = st == PINET_OK ? 4 : 0;
+    return st;
+  }
+  if (op > 15) return PINET_ERR_RANGE;
+  return pinet_shuffle_words_quantum((pinet_shuffle_op)op, pes, quantum);
+}
+
+inline pinet_status rtl_build(pinet_shuffle_schedule **sched, uint32_t op, uint32_t pes,
+                              uint32_t words) {
+  if (op == PINET_SHUFFLE_OP_RING_EXCHANGE)
+    return pinet_shuffle_build_ring_exchange_default(sched, pes, words);
+  if (op > 15) return PINET_ERR_RANGE;
+  return pinet_shuffle_build(sched, (pinet_shuffle_op)op, pes, words);
+}
+
+// The err_o a command must give. The op and quantum checks are the C model's (rtl_quantum:
+// PINET_ERR_RANGE for custom and unknown ops; rtl_build: PINET_ERR_MISMATCH for M not a multiple
+// of the quantum); M = 0 and the image not fitting the memory (base + M > MemWords) are checked
+// here, in the RTL's order. Returns UINT32_MAX if the C model answers something unexpected.
 inline uint32_t expected_error(uint32_t op, uint32_t words, uint32_t base, uint32_t pes,
                                uint32_t mem_words) {
   uint32_t quantum = 0;
-  pinet_status st =
-      op <= 15 ? pinet_shuffle_words_quantum((pinet_shuffle_op)op, pes, &quantum) : PINET_ERR_RANGE;
+  pinet_status st = rtl_quantum(op, pes, &quantum);
   if (st == PINET_ERR_RANGE) return kErrBadOp;
   if (st != PINET_OK) return UINT32_MAX;
   if (words == 0) return kErrWords;
   if ((uint64_t)base + words > mem_words) return kErrMemory;
   pinet_shuffle_schedule *sched = nullptr;
-  st = pinet_shuffle_build(&sched, (pinet_shuffle_op)op, pes, words);
+  st = rtl_build(&sched, op, pes, words);
   pinet_shuffle_schedule_free(sched);
   if (st == PINET_ERR_MISMATCH) return kErrQuantum;
   return st == PINET_OK ? kErrOk : UINT32_MAX;
@@ -370,8 +390,7 @@ class NetworkChecker {
     op_ = in.op;
     words_ = in.words;
     base_ = in.base;
-    if (!model_ok("pinet_shuffle_build",
-                  pinet_shuffle_build(&sched_, (pinet_shuffle_op)op_, pes_, words_)))
+    if (!model_ok("pinet_shuffle_build", rtl_build(&sched_, op_, pes_, words_)))
       return false;
     std::vector<const uint32_t *> init(pes_);
     for (uint32_t j = 0; j < pes_; j++) init[j] = &shadow_[(size_t)j * mem_words_ + base_];
