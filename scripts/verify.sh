@@ -3,8 +3,9 @@
 # co-simulation with its default settings, writes one FST per run to waves/ and ends with a
 # summary table per block. Exit status: 0 all passed, 1 a cosim failed, 2 usage, 3 build error.
 #
-#   bash scripts/verify.sh [--coverage] [--seed S] [--only REGEX] [--build DIR] [--no-deps] [--no-build]
+#   bash scripts/verify.sh [--long] [--coverage] [--seed S] [--only REGEX] [--build DIR] [--no-deps] [--no-build]
 #
+# --long       also the long runs (e.g. the 128 x 128 reconstructions through the RTL)
 # --coverage   build the cosims with Verilator line+toggle coverage (separate build dir), print
 #              coverage per block and write annotated sources to waves/coverage/<run>/
 # --seed S     run every cosim with seed S instead of its default
@@ -14,7 +15,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-coverage=0 seed="" only="" build="" deps=1 rebuild=1
+coverage=0 seed="" only="" build="" deps=1 rebuild=1 long=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --coverage) coverage=1 ;;
@@ -23,7 +24,8 @@ while [ $# -gt 0 ]; do
     --build) build=${2:?--build needs a value}; shift ;;
     --no-deps) deps=0 ;;
     --no-build) rebuild=0 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --long) long=1 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "verify: unknown argument '$1' (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -68,8 +70,9 @@ save_file_for() {
 summary=waves/summary.txt
 rows=()
 failed=0 total_cycles=0 runs=0
-while IFS='|' read -r name exe args; do
+while IFS='|' read -r name exe args kind; do
   [[ -z "$name" || "$name" == \#* ]] && continue
+  [ "$kind" = long ] && [ $long -eq 0 ] && continue
   if [ -n "$only" ] && ! [[ "$name" =~ $only ]]; then continue; fi
   runs=$((runs + 1))
   wave="waves/$name.fst"

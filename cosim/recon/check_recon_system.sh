@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # check_recon_system.sh - what cosim_recon_system promises beyond its PASS line (docs/system.md):
-#   - its --out is byte-identical to `pinet recon fbp --phantom shepp-logan ... --pes N --fixed
-#     --out` (an independent program: the C model's parallel FBP, no RTL), for N = 2, 4, 8, 16 and
-#     in .f32, .hv and .png form; its JSON has the contract's keys and a phase per step;
+#   - its --out is byte-identical to `pinet recon fbp|em --phantom shepp-logan ... --pes N
+#     --fixed --out` (an independent program: the C model's parallel FBP / EM, no RTL), for
+#     N = 2, 4, 8, 16 and in .f32, .hv and .png form; its JSON has the contract's keys, a phase
+#     per step, and every collective at the cycle count of the RTL's contract;
 #   - a word flipped in one router's memory mid-run (hidden --inject-mem-fault) fails the run
 #     with the cycle, the signal and the seed, and the image checks fail too (stdout and JSON),
-#     and no --out is written; the shared busy_o fault (--inject-fault) as for every cosim;
+#     and no --out is written (FBP and EM); the shared busy_o fault (--inject-fault) as for
+#     every cosim;
 #   - bad input (N not a power of two or not built, views < N, an image too large for the
-#     routers' memories, an unknown --algo) exits 2 with one "cosim recon_system" line.
+#     routers' memories, an unknown --algo, --iters without em) exits 2 with one
+#     "cosim recon_system" line.
 # usage: check_recon_system.sh <cosim_recon_system> <pinet>
 cosim=$1 pinet=$2
 # shellcheck source=../common/fault_injection.sh
@@ -53,21 +56,68 @@ for name in ("integrate", "allgather"):
 PY
 done
 
+# ---- EM: the image equals the C model's, byte for byte ------------------------------------------
+for n in 2 4 8 16; do
+  for ext in f32 hv png; do
+    size=32 views=32 iters=3
+    out=$("$cosim" --algo em --pes $n --size $size --views $views --iters $iters \
+            --out "$tmp/rtl/img.$ext" --json "$tmp/rtl.json" --quiet 2>&1)
+    [[ $out == "PASS recon_system matched "* ]] || fail "EM N=$n .$ext: $out"
+    "$pinet" recon em --phantom shepp-logan --views $views --size $size --pes $n --iters $iters \
+      --fixed --out "$tmp/cli/img.$ext" --json >"$tmp/cli.json" || fail "EM N=$n: pinet recon em failed"
+    cmp -s "$tmp/rtl/img.$ext" "$tmp/cli/img.$ext" || fail "EM N=$n: --out .$ext differs from pinet recon em"
+    if [ "$ext" = hv ]; then
+      cmp -s "$tmp/rtl/img.v" "$tmp/cli/img.v" || fail "EM N=$n: the .v data differs from pinet recon em"
+    fi
+  done
+  python3 - "$tmp/rtl.json" "$tmp/cli.json" "$n" <<'PY' || fail "EM N=$n: JSON"
+import json, sys
+j, c, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+keys = ["algo", "pes", "size", "views", "iters", "cycles_total", "cycles_compute", "phases",
+        "efficiency_measured", "efficiency_model", "rmse"]
+assert all(k in j for k in keys), [k for k in keys if k not in j]
+assert j["pes"] == n and j["algo"] == "em" and j["iters"] == 3 and j["result"] == "PASS"
+assert j["image_equals_parallel"] and j["image_equals_sequential"]
+assert j["tubes"] == c["tubes"] and j["boxes"] == c["boxes"], (j["tubes"], c["tubes"])
+names = [p["name"] for p in j["phases"]]
+assert names == ["bcast_host", "load", "compute", "store", "integrate", "allgather",
+                 "ring_exchange", "integrate_image", "upload"], names
+assert j["cycles_total"] == sum(p["cycles"] for p in j["phases"])
+assert abs(j["rmse"] - c["rmse"]) < 1e-12, (j["rmse"], c["rmse"])
+# every collective at the contract's cycle count (docs/shuffle.md 4) plus the command's two
+# handshake cycles, K times per iteration: integrate n + (1 - 1/N) M over M = the padded tubes,
+# allgather over 2 M (the factors as doubles), the ring exchange 1 step of 1 word; then the
+# image (2 words per box) integrated once
+k, logn = j["iters"], n.bit_length() - 1
+tpad, bpad = -(-j["tubes"] // n) * n, -(-j["boxes"] // n) * n
+cyc = {p["name"]: p["cycles"] for p in j["phases"]}
+words = {p["name"]: p["words"] for p in j["phases"]}
+assert cyc["integrate"] == k * (logn + tpad - tpad // n + 2), cyc["integrate"]
+assert cyc["allgather"] == k * (logn + 2 * (tpad - tpad // n) + 2), cyc["allgather"]
+assert cyc["ring_exchange"] == k * (1 + 1 + 2), cyc["ring_exchange"]
+assert cyc["integrate_image"] == logn + 2 * (bpad - bpad // n) + 2, cyc["integrate_image"]
+# the ring exchange: 2 words per PE (one each way) per iteration, on 2N channels
+assert words["ring_exchange"] == k * 2 * n, words["ring_exchange"]
+PY
+done
+
 # ---- a flipped word in a router's memory -------------------------------------------------------
-rm -f "$tmp/fault.f32"
-out=$("$cosim" --algo fbp --pes 4 --size 32 --views 32 --seed 7 --inject-mem-fault \
-        --out "$tmp/fault.f32" --json "$tmp/fault.json" --wave "$tmp/fault.fst" 2>&1)
-rc=$?
-[ $rc -eq 1 ] || fail "mem fault: exit $rc, expected 1"
-last=$(printf '%s\n' "$out" | tail -n 1)
-[[ $last =~ ^FAIL\ recon_system\ cycle\ [0-9]+\ (ch\[[0-9]+\]:[0-9]+-\>[0-9]+\.data|pe\[[0-9]+\]\.mem\[[0-9]+\])\ DUT\ 0x[0-9a-f]+\ expected\ 0x[0-9a-f]+\ seed\ 7$ ]] ||
-  fail "mem fault: last line '$last'"
-grep -q "image: DIFFERS FROM pinet_fbp_parallel --fixed, DIFFERS FROM the sequential" <<<"$out" ||
-  fail "mem fault: the image checks did not fail: $out"
-python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["result"]=="FAIL" and not j["image_equals_parallel"] and not j["image_equals_sequential"]' \
-  "$tmp/fault.json" || fail "mem fault: JSON does not report the failed image checks"
-[ ! -e "$tmp/fault.f32" ] || fail "mem fault: --out written by a failing run"
-[ -s "$tmp/fault.fst" ] || fail "mem fault: no wave kept"
+for algo in fbp em; do
+  rm -f "$tmp/fault.f32"
+  out=$("$cosim" --algo $algo --pes 4 --size 32 --views 32 --seed 7 --inject-mem-fault \
+          --out "$tmp/fault.f32" --json "$tmp/fault.json" --wave "$tmp/fault.fst" 2>&1)
+  rc=$?
+  [ $rc -eq 1 ] || fail "$algo mem fault: exit $rc, expected 1"
+  last=$(printf '%s\n' "$out" | tail -n 1)
+  [[ $last =~ ^FAIL\ recon_system\ cycle\ [0-9]+\ (ch\[[0-9]+\]:[0-9]+-\>[0-9]+\.data|pe\[[0-9]+\]\.mem\[[0-9]+\])\ DUT\ 0x[0-9a-f]+\ expected\ 0x[0-9a-f]+\ seed\ 7$ ]] ||
+    fail "$algo mem fault: last line '$last'"
+  grep -q "image: DIFFERS FROM pinet_${algo}_parallel --fixed, DIFFERS FROM the sequential" <<<"$out" ||
+    fail "$algo mem fault: the image checks did not fail: $out"
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["result"]=="FAIL" and not j["image_equals_parallel"] and not j["image_equals_sequential"]' \
+    "$tmp/fault.json" || fail "$algo mem fault: JSON does not report the failed image checks"
+  [ ! -e "$tmp/fault.f32" ] || fail "$algo mem fault: --out written by a failing run"
+  [ -s "$tmp/fault.fst" ] || fail "$algo mem fault: no wave kept"
+done
 
 expect_fault recon_system_busy recon_system busy_o 12340000 '[0-9]+' "$cosim" --algo fbp --pes 4 \
   --size 32 --views 32
@@ -80,5 +130,9 @@ expect_usage "--size 256 (memory)" "$cosim" --algo fbp --pes 8 --size 256 --view
 expect_usage "--algo nope" "$cosim" --algo nope
 expect_usage "no --algo" "$cosim" --pes 4
 expect_usage "--bogus" "$cosim" --algo fbp --bogus 1
+expect_usage "--iters with fbp" "$cosim" --algo fbp --iters 3
+expect_usage "em --iters 1001" "$cosim" --algo em --iters 1001
+expect_usage "em --size 256 (memory)" "$cosim" --algo em --pes 8 --size 256 --views 256
+expect_usage "em --pes 3" "$cosim" --algo em --pes 3 --iters 2
 expect_hidden_option "$cosim"
 finish

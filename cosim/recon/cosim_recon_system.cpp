@@ -1,24 +1,26 @@
 // cosim_recon_system.cpp - parallel PET reconstruction through the RTL: the SystemC system
-// co-simulation of paper 000's parallel FBP (SPEC 6) in which every data exchange is executed by
-// the Verilated rtl/ps_network (N = 2, 4, 8, 16; wrapped by recon_system_top.sv, which adds the
-// phase for the waveform), compared every cycle with the C model, ending in an image checked bit
-// for bit against pinet_fbp_parallel and the sequential fixed-point FBP (docs/system.md).
+// co-simulation of paper 000's parallel FBP and EM (SPEC 6) in which every data exchange is
+// executed by the Verilated rtl/ps_network (N = 2, 4, 8, 16; wrapped by recon_system_top.sv,
+// which adds the phase and the EM iteration for the waveform), compared every cycle with the C
+// model, ending in an image checked bit for bit against the C model's parallel run and its
+// sequential fixed-point run (docs/system.md).
 //
 // Processes (one clock, 10 ns; every driver writes right after the rising edge):
-//   host        SC_THREAD: downloads the sinogram (scatter of the views, float32 words), the
-//               filter response and the fixed-point scale (bcast-host: each double as two words,
-//               then the scale), starts the PE processors and waits, runs integration, all-to-all
-//               broadcast and upload, finishes the image and checks it.
+//   host        SC_THREAD: the algorithm's sequence of phases (fbp_host / em_host): collectives
+//               on the network, local phases on the PE side; at the end it finishes the image
+//               and checks it.
 //   host_link   SC_METHOD: the host side of PE 0's host link (serves requests, keeps the words
 //               that come up).
-//   pe_port     SC_THREAD: the local ports (one address for all PEs): every PE reads its views
-//               and the filter message out of its own router memory, then (after the compute)
-//               writes its partial image back.
-//   pe[j]       one SC_THREAD per PE: the C model's per-PE kernels (pinet_fbp_filter_views,
-//               pinet_fbp_backproject_fixed) on what PE j read, then `--op-cycles` cycles per
-//               pixel-view interpolation of simulated compute time.
+//   pe_port     SC_THREAD: the local ports (one address for all PEs): runs the host's current
+//               port job (which rows to read into the PEs' state or write from it).
+//   pe[j]       one SC_THREAD per PE: runs the current compute job on PE j's own state (the C
+//               model's per-PE kernels), then waits `--op-cycles` cycles per unit of work.
 //   scoreboard  SC_METHOD at every falling edge: pinet::cosim::ps::NetworkChecker (ps_cosim.h),
 //               every channel, status, host request and local read against the C model.
+// FBP: scatter of the views, bcast-host of the filter; per PE filtering and backprojection into
+// a replicated fixed-point image; integrate, allgather, upload. EM (modified partition by box,
+// fixed point): bcast-host of the counts; per iteration S1 -> integrate -> S2 -> allgather ->
+// S3 -> ring exchange -> S4; then the image is integrated and uploaded.
 // The last stdout line is the usual PASS/FAIL line (block recon_system).
 // sc_spawn (one thread per PE) needs the dynamic-process API.
 #define SC_INCLUDE_DYNAMIC_PROCESSES
@@ -29,6 +31,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -55,6 +58,7 @@ using pinet::cosim::Options;
 using pinet::cosim::Scoreboard;
 
 constexpr uint32_t kMemWords = RS_MEMWORDS;  // words per router memory, every N
+constexpr uint32_t kEmDefaultIters = 10;     // as `pinet recon em`
 
 // The phases, as phase_i shows them (waves/filters/recon_phase.txt: same numbers and names).
 enum Phase : uint32_t {
@@ -67,11 +71,21 @@ enum Phase : uint32_t {
   kPhaseIntegrate = 6,
   kPhaseAllgather = 7,
   kPhaseUpload = 8,
-  kPhaseCount = 9,
+  kPhaseRingExchange = 9,
+  kPhaseIntegrateImage = 10,
+  kPhaseCount = 11,
 };
-const char *const kPhaseNames[kPhaseCount] = {"idle",    "scatter",   "bcast_host",
-                                              "load",    "compute",   "store",
-                                              "integrate", "allgather", "upload"};
+const char *const kPhaseNames[kPhaseCount] = {
+    "idle",      "scatter", "bcast_host", "load",          "compute",        "store",
+    "integrate", "allgather", "upload",   "ring_exchange", "integrate_image"};
+
+// The phases each algorithm reports (JSON "phases", the table), in run order.
+const std::vector<Phase> kFbpPhases = {kPhaseScatter, kPhaseBcastHost, kPhaseLoad,
+                                       kPhaseCompute, kPhaseStore,     kPhaseIntegrate,
+                                       kPhaseAllgather, kPhaseUpload};
+const std::vector<Phase> kEmPhases = {kPhaseBcastHost,  kPhaseLoad,          kPhaseCompute,
+                                      kPhaseStore,      kPhaseIntegrate,     kPhaseAllgather,
+                                      kPhaseRingExchange, kPhaseIntegrateImage, kPhaseUpload};
 
 // ---- the problem: sizes, data, references, computed before the simulation ------------------
 
@@ -79,25 +93,43 @@ struct Config {
   uint32_t pes = 0, size = 0, views = 0, iters = 0, op_cycles = 1;
   std::string algo, out, json, png;
   bool inject_mem_fault = false;
+  bool em() const { return algo == "em"; }
 };
 
 // Everything the host knows (it holds the sinogram) and what the checks compare against.
 struct Problem {
   pinet_pb_geom g{};
+  std::vector<float> phantom;          // S x S
+  std::vector<float> ref_parallel, ref_sequential;  // the final images of the references
+  int frac_bits = 0;                   // the fixed-point scale (FBP: of the filtered views)
+  uint64_t disk = 0;                   // pixels of the reconstruction disk
+  // FBP
   pinet_fbp *p = nullptr;              // the host's FBP object (scale, finish, references)
-  std::vector<float> sino, phantom;    // V x D, S x S
-  int frac_bits = 0;
+  std::vector<float> sino;             // V x D
   uint32_t vpp = 0;                    // views per PE (the last PEs may have fewer)
   uint32_t scatter_words = 0;          // vpp N D
   uint32_t filter_doubles = 0;         // P/2 + 1
   uint32_t filter_words = 0;           // 2 (P/2 + 1) + 1, rounded up to a multiple of log2 N
   uint32_t image_words = 0;            // S^2 rounded up to a multiple of N
   uint32_t base_filter = 0;            // scatter at 0, image at 0 (after the views are read)
-  uint64_t disk = 0;                   // pixels of the reconstruction disk
   std::vector<uint32_t> scatter_msg;   // the host's scatter image
   std::vector<uint32_t> filter_msg;    // the host's bcast-host image
-  std::vector<float> ref_parallel, ref_sequential;
-  ~Problem() { pinet_fbp_free(p); }
+  // EM
+  pinet_sysmat *m = nullptr;
+  pinet_csr bb{};                      // the matrix by box
+  uint32_t tubes = 0, boxes = 0;
+  uint32_t tpad = 0, bpad = 0;         // tubes, boxes rounded up to a multiple of N
+  uint32_t counts_words = 0;           // the counts message: T + 3, a multiple of log2 N
+  std::vector<double> counts;          // per tube (float32 values)
+  double v0 = 0.0;                     // the uniform start image
+  std::vector<pinet_em_segment> seg;   // seg[r]: ring position r
+  std::vector<uint32_t> counts_msg;    // the host's bcast-host image: counts, v0, bits
+  std::vector<double> lam_parallel, lam_sequential;  // per box
+  uint32_t fault_tube = 0;             // the tube whose S1 sum --inject-mem-fault flips
+  ~Problem() {
+    pinet_fbp_free(p);
+    pinet_sysmat_free(m);
+  }
 };
 
 uint32_t round_up(uint32_t x, uint32_t q) { return (x + q - 1) / q * q; }
@@ -108,13 +140,59 @@ uint32_t f32_bits(float f) {
   return w;
 }
 
+float f32_of(uint32_t w) {
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+
+uint64_t f64_bits(double d) {
+  uint64_t w;
+  std::memcpy(&w, &d, 8);
+  return w;
+}
+
+double f64_of(uint32_t lo, uint32_t hi) {
+  const uint64_t w = (uint64_t)lo | ((uint64_t)hi << 32);
+  double d;
+  std::memcpy(&d, &w, 8);
+  return d;
+}
+
+uint32_t log2_of(uint32_t n) {
+  uint32_t k = 0;
+  while ((1u << k) < n) k++;
+  return k;
+}
+
+std::string too_large(const Config &cfg, uint64_t need) {
+  return "--size " + std::to_string(cfg.size) + " with --views " + std::to_string(cfg.views) +
+         " needs " + std::to_string(need) + " words per router memory, MemWords is " +
+         std::to_string(kMemWords);
+}
+
+// The phantom and its reconstruction disk (both algorithms).
+std::string prepare_phantom(const Config &cfg, Problem *pr) {
+  const pinet_ellipse *ell = nullptr;
+  size_t nell = 0;
+  (void)pinet_phantom_by_name("shepp-logan", &ell, &nell);
+  pr->phantom.assign((size_t)cfg.size * cfg.size, 0.0f);
+  if (pinet_phantom_rasterize(ell, nell, cfg.size, pr->g.img_center, 4, pr->phantom.data()) !=
+      PINET_OK)
+    return "phantom failed";
+  const double rad = (double)(cfg.size / 2u);
+  for (uint32_t r = 0; r < cfg.size; r++)
+    for (uint32_t c = 0; c < cfg.size; c++) {
+      const double dr = r - pr->g.img_center, dc = c - pr->g.img_center;
+      if (dr * dr + dc * dc <= rad * rad) pr->disk++;
+    }
+  return "";
+}
+
 // Returns "" or a one-line reason (a usage error: exit 2).
-std::string prepare(const Config &cfg, Problem *pr) {
-  if (pinet_pb_geom_init(&pr->g, cfg.size, cfg.views, cfg.size) != PINET_OK)
-    return "geometry " + std::to_string(cfg.size) + " x " + std::to_string(cfg.views) + " views";
+std::string prepare_fbp(const Config &cfg, Problem *pr) {
   const uint32_t n = cfg.pes, d = cfg.size, v = cfg.views;
-  uint32_t logn = 0;
-  while ((1u << logn) < n) logn++;
+  const uint32_t logn = log2_of(n);
   pr->vpp = (v + n - 1) / n;
   pr->scatter_words = pr->vpp * n * d;
   pr->image_words = round_up(cfg.size * cfg.size, n);
@@ -124,19 +202,13 @@ std::string prepare(const Config &cfg, Problem *pr) {
   pr->base_filter = pr->scatter_words;
   const uint64_t need = std::max<uint64_t>((uint64_t)pr->scatter_words + pr->filter_words,
                                            pr->image_words);
-  if (need > kMemWords)
-    return "--size " + std::to_string(cfg.size) + " with --views " + std::to_string(v) +
-           " needs " + std::to_string(need) + " words per router memory, MemWords is " +
-           std::to_string(kMemWords);
+  if (need > kMemWords) return too_large(cfg, need);
   // The phantom's exact sinogram, as `pinet recon fbp --phantom shepp-logan` makes it.
   const pinet_ellipse *ell = nullptr;
   size_t nell = 0;
   (void)pinet_phantom_by_name("shepp-logan", &ell, &nell);
   pr->sino.assign((size_t)v * d, 0.0f);
-  pr->phantom.assign((size_t)cfg.size * cfg.size, 0.0f);
-  if (pinet_phantom_sinogram(ell, nell, &pr->g, 4, pr->sino.data()) != PINET_OK ||
-      pinet_phantom_rasterize(ell, nell, cfg.size, pr->g.img_center, 4, pr->phantom.data()) !=
-          PINET_OK)
+  if (pinet_phantom_sinogram(ell, nell, &pr->g, 4, pr->sino.data()) != PINET_OK)
     return "phantom sinogram failed";
   // The fixed-point scale, from every filtered view (the host has the whole sinogram).
   std::vector<float> filt((size_t)v * pinet_fbp_filtered_stride(pr->p));
@@ -144,20 +216,13 @@ std::string prepare(const Config &cfg, Problem *pr) {
   if (pinet_fbp_filter_views(pr->p, nullptr, pr->sino.data(), v, filt.data()) != PINET_OK ||
       pinet_fbp_fixed_scale(pr->p, filt.data(), &pr->frac_bits, &largest) != PINET_OK)
     return "fixed-point scale failed";
-  const double rad = (double)(cfg.size / 2u);
-  for (uint32_t r = 0; r < cfg.size; r++)
-    for (uint32_t c = 0; c < cfg.size; c++) {
-      const double dr = r - pr->g.img_center, dc = c - pr->g.img_center;
-      if (dr * dr + dc * dc <= rad * rad) pr->disk++;
-    }
   // The two host messages.
   pr->scatter_msg.assign(pr->scatter_words, 0);
   for (size_t i = 0; i < pr->sino.size(); i++) pr->scatter_msg[i] = f32_bits(pr->sino[i]);
   pr->filter_msg.assign(pr->filter_words, 0);
   const double *h = pinet_fbp_response(pr->p);
   for (uint32_t k = 0; k < pr->filter_doubles; k++) {
-    uint64_t bits;
-    std::memcpy(&bits, &h[k], 8);
+    const uint64_t bits = f64_bits(h[k]);
     pr->filter_msg[2 * k] = (uint32_t)bits;
     pr->filter_msg[2 * k + 1] = (uint32_t)(bits >> 32);
   }
@@ -172,6 +237,85 @@ std::string prepare(const Config &cfg, Problem *pr) {
           PINET_OK)
     return "C-model reference run failed";
   return "";
+}
+
+std::string prepare_em(const Config &cfg, Problem *pr) {
+  const uint32_t n = cfg.pes;
+  if (pinet_sysmat_create_parallel(&pr->g, PINET_BOXES_DISK, &pr->m) != PINET_OK)
+    return "system matrix failed";
+  pr->bb = pinet_sysmat_by_box(pr->m);
+  pr->tubes = pinet_sysmat_tubes(pr->m);
+  pr->boxes = pinet_sysmat_boxes(pr->m);
+  pr->tpad = round_up(pr->tubes, n);
+  pr->bpad = round_up(pr->boxes, n);
+  pr->counts_words = round_up(pr->tubes + 3, log2_of(n));
+  // One image at base 0 per phase: the counts message, the S1 sums (int32), the correction
+  // factors and the final image (doubles, two words each), the ring's 4 words.
+  const uint64_t need = std::max<uint64_t>(
+      {pr->counts_words, 2ull * pr->tpad, 2ull * pr->bpad, 4ull});
+  if (need > kMemWords) return too_large(cfg, need);
+  pr->seg.resize(n);
+  if (pinet_em_segments(pr->m, n, PINET_EM_PARTITION_MODIFIED, pr->seg.data()) != PINET_OK)
+    return "--pes " + std::to_string(n) + " is too many PEs for this matrix (a box would span "
+           "three PEs)";
+  // The counts, as `pinet recon em --phantom shepp-logan` makes them: each tube's count is the
+  // exact line integral of its line (float32).
+  const pinet_ellipse *ell = nullptr;
+  size_t nell = 0;
+  (void)pinet_phantom_by_name("shepp-logan", &ell, &nell);
+  std::vector<float> line_vals(pinet_sysmat_lines(pr->m));
+  if (pinet_phantom_sinogram(ell, nell, &pr->g, 1, line_vals.data()) != PINET_OK)
+    return "phantom sinogram failed";
+  const uint32_t *tline = pinet_sysmat_tube_line(pr->m);
+  pr->counts.assign(pr->tubes, 0.0);
+  double total = 0.0, largest = -1.0;
+  for (uint32_t t = 0; t < pr->tubes; t++) {
+    pr->counts[t] = line_vals[tline[t]];
+    total += pr->counts[t];
+    if (pr->counts[t] > largest) largest = pr->counts[t], pr->fault_tube = t;
+  }
+  if (!pinet_em_fixed_total_ok(total)) return "the counts' total leaves the fixed-point range";
+  pr->frac_bits = pinet_em_fixed_bits(total);
+  std::vector<double> sens(pr->boxes);
+  pinet_em_sensitivity(&pr->bb, sens.data());
+  double stot = 0.0;
+  for (uint32_t b = 0; b < pr->boxes; b++) stot += sens[b];
+  pr->v0 = (total > 0 && stot > 0) ? total / stot : 1.0;  // pinet_em_parallel's start image
+  // The host message: the counts as float32 words, the start value, the scale.
+  pr->counts_msg.assign(pr->counts_words, 0);
+  for (uint32_t t = 0; t < pr->tubes; t++) pr->counts_msg[t] = f32_bits(line_vals[tline[t]]);
+  const uint64_t vbits = f64_bits(pr->v0);
+  pr->counts_msg[pr->tubes] = (uint32_t)vbits;
+  pr->counts_msg[pr->tubes + 1] = (uint32_t)(vbits >> 32);
+  pr->counts_msg[pr->tubes + 2] = (uint32_t)pr->frac_bits;
+  // The references: the C model's parallel EM (modified partition, as the CLI's default) and
+  // the sequential fixed-point EM, K iterations each.
+  pr->lam_parallel.assign(pr->boxes, 0.0);
+  if (pinet_em_parallel(pr->m, pr->counts.data(), cfg.iters, n, PINET_EM_PARTITION_MODIFIED,
+                        PINET_RECON_FIXED, pr->lam_parallel.data(), nullptr, nullptr,
+                        nullptr) != PINET_OK)
+    return "C-model reference run failed";
+  pinet_em *em = nullptr;
+  const pinet_em_opts o = {1, PINET_RECON_FIXED, 0};
+  pinet_status st = pinet_em_create(pr->m, pr->counts.data(), &o, &em);
+  for (uint32_t it = 0; it < cfg.iters && st == PINET_OK; it++) st = pinet_em_iterate(em, nullptr);
+  if (st == PINET_OK) pr->lam_sequential.assign(pinet_em_image(em), pinet_em_image(em) + pr->boxes);
+  pinet_em_free(em);
+  if (st != PINET_OK) return "C-model sequential reference failed";
+  const size_t npix = (size_t)cfg.size * cfg.size;
+  pr->ref_parallel.assign(npix, 0.0f);
+  pr->ref_sequential.assign(npix, 0.0f);
+  pinet_em_to_image(pr->m, pr->lam_parallel.data(), pr->ref_parallel.data());
+  pinet_em_to_image(pr->m, pr->lam_sequential.data(), pr->ref_sequential.data());
+  return "";
+}
+
+std::string prepare(const Config &cfg, Problem *pr) {
+  if (pinet_pb_geom_init(&pr->g, cfg.size, cfg.views, cfg.size) != PINET_OK)
+    return "geometry " + std::to_string(cfg.size) + " x " + std::to_string(cfg.views) + " views";
+  std::string why = cfg.em() ? prepare_em(cfg, pr) : prepare_fbp(cfg, pr);
+  if (why.empty()) why = prepare_phantom(cfg, pr);
+  return why;
 }
 
 // ---- SystemC port types as Verilator makes them (bool; uint32_t to 32 bits; uint64_t to 64;
@@ -203,13 +347,34 @@ struct PhaseRecord {
   uint64_t cycles = 0, words = 0;
 };
 
+// One PE's own state (its processor's memory, apart from its router's).
+struct PeState {
+  pinet_status status = PINET_OK;
+  uint64_t work = 0;             // units of --op-cycles done (all phases)
+  // FBP
+  std::vector<float> views;
+  std::vector<double> filter;
+  int32_t bits = 0;
+  std::vector<int32_t> partial;  // the replicated fixed-point image
+  pinet_fbp *fbp = nullptr;
+  // EM
+  std::vector<double> counts;    // every tube's count (from the broadcast)
+  std::vector<double> lam;       // every box (only the segment's boxes are kept current)
+  std::vector<int32_t> nbar;     // S1: the replicated projection (tpad), then the own segment
+  std::vector<double> ratio;     // S2/S3: every tube's correction factor (tpad)
+  std::vector<int32_t> upart;    // S3: the fixed-point backprojection of the segment's boxes
+  uint32_t ring_words[4] = {};   // the ring exchange's image (default layout, W = 1)
+  const pinet_em_segment *seg = nullptr;
+};
+
 template <uint32_t N, class Dut>
 struct ReconSystem : sc_module {
   static constexpr unsigned kCh = 4 * N + 2;
   // wires
   sc_clock clk{"clk", 10, SC_NS, 0.5, 0, SC_NS, true};
   sc_signal<bool> rst_n{"rst_n"}, start{"start"}, busy{"busy"}, done{"done"};
-  sc_signal<uint32_t> phase{"phase"}, op{"op"}, words{"words"}, base{"base"}, err{"err"};
+  sc_signal<uint32_t> phase{"phase"}, iter{"iter"}, op{"op"}, words{"words"}, base{"base"},
+      err{"err"};
   sc_signal<bool> host_req{"host_req"}, host_valid_in{"host_valid_in"},
       host_valid_out{"host_valid_out"};
   sc_signal<uint32_t> host_req_addr{"host_req_addr"}, host_data_in{"host_data_in"};
@@ -236,23 +401,16 @@ struct ReconSystem : sc_module {
   std::vector<float> image;          // the finished image (host)
   bool equals_parallel = false, equals_sequential = false;
 
-  // PE state: what each PE read, its partial image, its work
-  std::vector<std::vector<float>> pe_views;
-  std::vector<std::vector<double>> pe_filter;
-  std::vector<int32_t> pe_bits;
-  std::vector<std::vector<int32_t>> pe_partial;
-  std::vector<uint64_t> pe_work, pe_compute_cycles;
-  std::vector<pinet_fbp *> pe_fbp;
-  uint32_t pe_status[N] = {};
+  PeState pe[N];
 
   SC_HAS_PROCESS(ReconSystem);
   ReconSystem(sc_module_name nm, const Config &c, const Problem &p, Scoreboard &s, uint64_t fault)
-      : sc_module(nm), cfg(c), pr(p), sb(s), fault_cycle(fault), pe_views(N), pe_filter(N),
-        pe_bits(N, 0), pe_partial(N), pe_work(N, 0), pe_compute_cycles(N, 0), pe_fbp(N, nullptr) {
+      : sc_module(nm), cfg(c), pr(p), sb(s), fault_cycle(fault) {
     dut.reset(new Dut("dut"));
     dut->clk_i(clk);
     dut->rst_ni(rst_n);
     dut->phase_i(phase);
+    dut->iter_i(iter);
     dut->cmd_start_i(start);
     dut->cmd_op_i(op);
     dut->cmd_words_i(words);
@@ -292,7 +450,7 @@ struct ReconSystem : sc_module {
     dont_initialize();
   }
   ~ReconSystem() {
-    for (auto *p : pe_fbp) pinet_fbp_free(p);
+    for (auto &s : pe) pinet_fbp_free(s.fbp);
   }
 
   // ---- host -----------------------------------------------------------------------------
@@ -330,7 +488,11 @@ struct ReconSystem : sc_module {
     return true;
   }
 
-  // Let the PE side run one local phase (load, compute + store) and account it.
+  // A local phase: the port job (load, store) or the compute job on every PE; the host waits.
+  sc_event port_go, port_finished, compute_go, compute_finished;
+  std::function<void()> port_job;
+  std::function<void(uint32_t)> compute_job;
+
   void local_phase(Phase ph, sc_event &go, sc_event &finished) {
     const uint64_t c0 = cycle;
     phase.write(ph);
@@ -338,18 +500,71 @@ struct ReconSystem : sc_module {
     wait(finished);
     phases[ph].cycles += cycle - c0;
   }
-
-  sc_event port_go, port_finished, compute_go, compute_finished;
-  int port_job = 0;  // 1 load, 2 store
+  void port_phase(Phase ph, std::function<void()> job) {
+    port_job = std::move(job);
+    local_phase(ph, port_go, port_finished);
+  }
+  // false if a PE's kernel failed
+  bool compute_phase(std::function<void(uint32_t)> job) {
+    compute_job = std::move(job);
+    local_phase(kPhaseCompute, compute_go, compute_finished);
+    bool ok = true;
+    for (uint32_t j = 0; j < N; j++)
+      if (pe[j].status != PINET_OK) {
+        sb.fail(cycle, "pe[" + std::to_string(j) + "]:kernel_status");
+        ok = false;
+      }
+    return ok;
+  }
 
   void host_run() {
     phase.write(kPhaseIdle);
+    iter.write(0);
     rst_n.write(false);
     start.write(false);
     wait();
     wait();
     rst_n.write(true);
     wait();
+    const bool ok = cfg.em() ? em_host() : fbp_host();
+    phase.write(kPhaseIdle);
+    if (ok) cfg.em() ? em_finish() : fbp_finish();
+    run_ok = ok;
+    all_done = true;
+    wait();
+    sc_stop();
+  }
+
+  // The upload of the final image's M words (the host memory the upload fills: zeros).
+  bool upload(uint32_t m) {
+    uploaded.assign(m, 0);
+    host_image.assign(m, 0);
+    const bool ok = collective(kPhaseUpload, PINET_SHUFFLE_OP_UPLOAD, m, 0);
+    if (ok) wait();
+    return ok;
+  }
+
+  // The images against the references, bit for bit.
+  void check_image() {
+    const size_t npix = (size_t)cfg.size * cfg.size;
+    equals_parallel = std::memcmp(image.data(), pr.ref_parallel.data(), npix * 4) == 0;
+    equals_sequential = std::memcmp(image.data(), pr.ref_sequential.data(), npix * 4) == 0;
+    const char *ref = cfg.em() ? "vs_pinet_em_parallel" : "vs_pinet_fbp_parallel";
+    for (size_t i = 0; i < npix; i++) {
+      if (f32_bits(image[i]) != f32_bits(pr.ref_parallel[i])) {
+        sb.check(cycle, "host.image[" + std::to_string(i) + "]:" + ref, f32_bits(image[i]),
+                 f32_bits(pr.ref_parallel[i]));
+        break;
+      }
+    }
+    if (equals_parallel && !equals_sequential)
+      sb.fail(cycle, cfg.em() ? "host.image:vs_sequential_fixed_em"
+                              : "host.image:vs_sequential_fixed_fbp");
+  }
+
+  // ---- FBP ------------------------------------------------------------------------------
+
+  bool fbp_host() {
     host_image = pr.scatter_msg;
     bool ok = collective(kPhaseScatter, PINET_SHUFFLE_OP_SCATTER, pr.scatter_words, 0);
     if (ok) {
@@ -359,38 +574,20 @@ struct ReconSystem : sc_module {
     }
     host_image.clear();
     if (ok) {
-      port_job = 1;
-      local_phase(kPhaseLoad, port_go, port_finished);
-      local_phase(kPhaseCompute, compute_go, compute_finished);
-      for (uint32_t j = 0; j < N; j++)
-        if (pe_status[j] != PINET_OK) {
-          sb.fail(cycle, "pe[" + std::to_string(j) + "]:kernel_status");
-          ok = false;
-        }
+      port_phase(kPhaseLoad, [this] { fbp_load(); });
+      ok = compute_phase([this](uint32_t j) { fbp_compute(j); });
     }
     if (ok) {
-      port_job = 2;
-      if (cfg.inject_mem_fault) port_job = 3;  // the store of PE fault_pe() writes one flipped bit
-      local_phase(kPhaseStore, port_go, port_finished);
+      port_phase(kPhaseStore, [this] { fbp_store(); });
       ok = collective(kPhaseIntegrate, PINET_SHUFFLE_OP_INTEGRATE, pr.image_words, 0);
     }
     if (ok) ok = collective(kPhaseAllgather, PINET_SHUFFLE_OP_ALLGATHER, pr.image_words, 0);
-    if (ok) {
-      uploaded.assign(pr.image_words, 0);
-      host_image.assign(pr.image_words, 0);  // the host memory the upload fills (C model: zeros)
-      ok = collective(kPhaseUpload, PINET_SHUFFLE_OP_UPLOAD, pr.image_words, 0);
-      wait();
-    }
-    phase.write(kPhaseIdle);
-    if (ok) finish_image();
-    run_ok = ok;
-    all_done = true;
-    wait();
-    sc_stop();
+    if (ok) ok = upload(pr.image_words);
+    return ok;
   }
 
   // The host's last step (pinet_fbp_finish_fixed on what came up), then the image checks.
-  void finish_image() {
+  void fbp_finish() {
     const size_t npix = (size_t)cfg.size * cfg.size;
     image.assign(npix, 0.0f);
     std::vector<int32_t> acc(npix);
@@ -399,22 +596,291 @@ struct ReconSystem : sc_module {
       sb.fail(cycle, "host:finish");
       return;
     }
-    equals_parallel = std::memcmp(image.data(), pr.ref_parallel.data(), npix * 4) == 0;
-    equals_sequential = std::memcmp(image.data(), pr.ref_sequential.data(), npix * 4) == 0;
-    for (size_t i = 0; i < npix; i++) {
-      if (f32_bits(image[i]) != f32_bits(pr.ref_parallel[i])) {
-        sb.check(cycle, "host.image[" + std::to_string(i) + "]:vs_pinet_fbp_parallel",
-                 f32_bits(image[i]), f32_bits(pr.ref_parallel[i]));
-        break;
+    check_image();
+  }
+
+  // The views of PE j are words j seg .. (j+1) seg - 1; then the filter message.
+  void fbp_load() {
+    std::vector<uint32_t> row(N, 0);
+    const uint32_t seg = pr.vpp * pr.g.bins;
+    for (uint32_t j = 0; j < N; j++) pe[j].views.assign(seg, 0.0f);
+    for (uint32_t a = 0; a < pr.scatter_words; a++) {
+      read_row(a, &row);
+      const uint32_t j = a / seg;
+      pe[j].views[a - j * seg] = f32_of(row[j]);
+    }
+    std::vector<std::vector<uint32_t>> fw(N, std::vector<uint32_t>(pr.filter_words));
+    for (uint32_t a = 0; a < pr.filter_words; a++) {
+      read_row(pr.base_filter + a, &row);
+      for (uint32_t j = 0; j < N; j++) fw[j][a] = row[j];
+    }
+    for (uint32_t j = 0; j < N; j++) {
+      pe[j].filter.assign(pr.filter_doubles, 0.0);
+      for (uint32_t k = 0; k < pr.filter_doubles; k++)
+        pe[j].filter[k] = f64_of(fw[j][2 * k], fw[j][2 * k + 1]);
+      pe[j].bits = (int32_t)fw[j][2 * pr.filter_doubles];
+    }
+  }
+
+  void fbp_compute(uint32_t j) {
+    PeState &s = pe[j];
+    const uint32_t first = j * pr.vpp;
+    const uint32_t count = first >= cfg.views ? 0 : std::min(pr.vpp, cfg.views - first);
+    s.partial.assign(pr.image_words, 0);
+    if (count == 0) return;
+    if (s.fbp == nullptr) s.status = pinet_fbp_create(&pr.g, PINET_FILTER_RAMP, &s.fbp);
+    std::vector<float> filtered((size_t)count * pinet_fbp_filtered_stride(pr.p));
+    if (s.status == PINET_OK)
+      s.status = pinet_fbp_filter_views(s.fbp, s.filter.data(), s.views.data(), count,
+                                        filtered.data());
+    if (s.status == PINET_OK)
+      s.status = pinet_fbp_backproject_fixed(s.fbp, filtered.data(), first, count, s.bits,
+                                             s.partial.data());
+    s.work += (uint64_t)count * pr.disk;  // pixel-view interpolations
+  }
+
+  // PE j's partial image at 0 .. image_words - 1. The injected memory fault: PE kFaultPe's word
+  // of the image's middle goes into its router memory with bit 0 flipped.
+  void fbp_store() {
+    std::vector<uint32_t> row(N, 0);
+    for (uint32_t a = 0; a < pr.image_words; a++) {
+      for (uint32_t j = 0; j < N; j++) row[j] = (uint32_t)pe[j].partial[a];
+      write_row(a, row, kAllPes, cfg.inject_mem_fault && a == pr.image_words / 2 ? 1u : 0u);
+    }
+  }
+
+  // ---- EM -------------------------------------------------------------------------------
+
+  bool em_host() {
+    for (uint32_t r = 0; r < N; r++) pe[pr.seg[r].pe].seg = &pr.seg[r];
+    host_image = pr.counts_msg;
+    bool ok = collective(kPhaseBcastHost, PINET_SHUFFLE_OP_BCAST_HOST, pr.counts_words, 0);
+    host_image.clear();
+    if (ok) port_phase(kPhaseLoad, [this] { em_load_counts(); });
+    for (uint32_t it = 0; it < cfg.iters && ok; it++) {
+      iter.write(it + 1);
+      // S1 into the replicated projections, integrated over the tubes
+      ok = compute_phase([this](uint32_t j) { em_s1(j); });
+      if (ok) {
+        port_phase(kPhaseStore, [this, it] { em_store_s1(it); });
+        ok = collective(kPhaseIntegrate, PINET_SHUFFLE_OP_INTEGRATE, pr.tpad, 0);
+      }
+      // S2 on each PE's tube segment, the correction factors to every PE
+      if (ok) {
+        port_phase(kPhaseLoad, [this] { em_load_s1(); });
+        ok = compute_phase([this](uint32_t j) { em_s2(j); });
+      }
+      if (ok) {
+        port_phase(kPhaseStore, [this] { em_store_s2(); });
+        ok = collective(kPhaseAllgather, PINET_SHUFFLE_OP_ALLGATHER, 2 * pr.tpad, 0);
+      }
+      // S3 and S4 of the unshared boxes; the split boxes' partial sums over the ring; their S4
+      if (ok) {
+        port_phase(kPhaseLoad, [this] { em_load_s2(); });
+        ok = compute_phase([this](uint32_t j) { em_s3(j); });
+      }
+      if (ok) {
+        port_phase(kPhaseStore, [this] { em_store_ring(); });
+        ok = collective(kPhaseRingExchange, PINET_SHUFFLE_OP_RING_EXCHANGE, 4, 0);
+      }
+      if (ok) {
+        port_phase(kPhaseLoad, [this] { em_load_ring(); });
+        ok = compute_phase([this](uint32_t j) { em_s4_split(j); });
       }
     }
-    if (equals_parallel && !equals_sequential) sb.fail(cycle, "host.image:vs_sequential_fixed_fbp");
+    iter.write(0);
+    // the image: each PE's own boxes (doubles, zeros elsewhere), summed, up to the host
+    if (ok) {
+      port_phase(kPhaseStore, [this] { em_store_image(); });
+      ok = collective(kPhaseIntegrateImage, PINET_SHUFFLE_OP_INTEGRATE, 2 * pr.bpad, 0);
+    }
+    if (ok) ok = upload(2 * pr.bpad);
+    return ok;
+  }
+
+  void em_finish() {
+    std::vector<double> lam(pr.boxes);
+    for (uint32_t b = 0; b < pr.boxes; b++) lam[b] = f64_of(uploaded[2 * b], uploaded[2 * b + 1]);
+    image.assign((size_t)cfg.size * cfg.size, 0.0f);
+    pinet_em_to_image(pr.m, lam.data(), image.data());
+    check_image();
+  }
+
+  // Every PE reads the whole counts message (one address for all).
+  void em_load_counts() {
+    std::vector<uint32_t> row(N, 0);
+    std::vector<std::vector<uint32_t>> msg(N, std::vector<uint32_t>(pr.counts_words));
+    for (uint32_t a = 0; a < pr.counts_words; a++) {
+      read_row(a, &row);
+      for (uint32_t j = 0; j < N; j++) msg[j][a] = row[j];
+    }
+    for (uint32_t j = 0; j < N; j++) {
+      PeState &s = pe[j];
+      s.counts.assign(pr.tubes, 0.0);
+      for (uint32_t t = 0; t < pr.tubes; t++) s.counts[t] = f32_of(msg[j][t]);
+      s.lam.assign(pr.boxes, f64_of(msg[j][pr.tubes], msg[j][pr.tubes + 1]));
+      s.bits = (int32_t)msg[j][pr.tubes + 2];
+    }
+  }
+
+  // S1: the segment's entries into a replicated int32 projection (pinet_em_parallel's kernel).
+  void em_s1(uint32_t j) {
+    PeState &s = pe[j];
+    s.nbar.assign(pr.tpad, 0);
+    pinet_em_s1_entries_fixed(&pr.bb, s.seg->box0, s.seg->e0, s.seg->e1, s.lam.data(), s.bits,
+                              s.nbar.data());
+    s.work += s.seg->e1 - s.seg->e0;  // box-tube pairs
+  }
+
+  // The replicated projections at 0 .. tpad - 1. The injected memory fault (first iteration):
+  // PE kFaultPe's sum for the tube with the largest count goes in with bit 20 flipped. (Bit 0,
+  // one unit of the fixed-point scale, is absorbed: the factor of that tube changes too little
+  // for S3's rounded terms to change, and the image stays bit-identical (seen at 32 x 32, N 4).
+  // The link check sees any bit.)
+  void em_store_s1(uint32_t it) {
+    std::vector<uint32_t> row(N, 0);
+    for (uint32_t a = 0; a < pr.tpad; a++) {
+      for (uint32_t j = 0; j < N; j++) row[j] = (uint32_t)pe[j].nbar[a];
+      write_row(a, row, kAllPes, cfg.inject_mem_fault && it == 0 && a == pr.fault_tube ? kEmFlip : 0u);
+    }
+  }
+  static constexpr uint32_t kEmFlip = 1u << 20;
+
+  // PE j keeps its segment j of the integrated sums (the words of the other segments pass by:
+  // one address for all PEs).
+  void em_load_s1() {
+    std::vector<uint32_t> row(N, 0);
+    const uint32_t sw = pr.tpad / N;
+    for (uint32_t a = 0; a < pr.tpad; a++) {
+      read_row(a, &row);
+      const uint32_t j = a / sw;
+      pe[j].nbar[a] = (int32_t)row[j];
+    }
+  }
+
+  // S2 on the tube segment j (as pinet_em_parallel: the int32 sum scaled back to a double).
+  void em_s2(uint32_t j) {
+    PeState &s = pe[j];
+    const uint32_t sw = pr.tpad / N;
+    const double inv = std::ldexp(1.0, -s.bits);
+    s.ratio.assign(pr.tpad, 0.0);
+    for (uint32_t t = j * sw; t < (j + 1) * sw; t++) {
+      const double nbv = (double)s.nbar[t] * inv;
+      s.ratio[t] = t < pr.tubes ? (nbv > 0.0 ? s.counts[t] / nbv : 0.0) : 0.0;
+    }
+  }
+
+  // Each PE writes its segment's correction factors (two words each) where the allgather takes
+  // them: segment j of the 2 tpad words.
+  void em_store_s2() {
+    std::vector<uint32_t> row(N, 0);
+    const uint32_t sw2 = 2 * pr.tpad / N;
+    for (uint32_t a = 0; a < 2 * pr.tpad; a++) {
+      const uint32_t j = a / sw2;
+      const uint64_t w = f64_bits(pe[j].ratio[a / 2]);
+      row[j] = (uint32_t)(a % 2 == 0 ? w : w >> 32);
+      write_row(a, row, 1u << j, 0u);
+    }
+  }
+
+  void em_load_s2() {
+    std::vector<uint32_t> row(N, 0), lo(N, 0);
+    for (uint32_t a = 0; a < 2 * pr.tpad; a++) {
+      read_row(a, &row);
+      if (a % 2 == 0) {
+        lo = row;
+        continue;
+      }
+      for (uint32_t j = 0; j < N; j++) pe[j].ratio[a / 2] = f64_of(lo[j], row[j]);
+    }
+  }
+
+  // S3 on the segment's entries, S4 for its unshared boxes; the split boxes' partial sums go
+  // into the ring exchange's words 0 (to the ring successor) and 1 (to the predecessor).
+  void em_s3(uint32_t j) {
+    PeState &s = pe[j];
+    const pinet_em_segment &g = *s.seg;
+    const uint32_t b0 = g.first_box, b1 = g.e1 > g.e0 ? g.last_box + 1 : b0;
+    s.upart.assign(pr.boxes, 0);
+    pinet_em_s3_entries_fixed(&pr.bb, g.box0, g.e0, g.e1, s.lam.data(), s.ratio.data(), s.bits,
+                              s.upart.data());
+    s.work += g.e1 - g.e0;
+    s.ring_words[0] = g.split_next ? (uint32_t)s.upart[g.last_box] : 0;
+    s.ring_words[1] = g.split_prev ? (uint32_t)s.upart[g.first_box] : 0;
+    s.ring_words[2] = s.ring_words[3] = 0;
+    const std::vector<double> sens = sensitivity();
+    for (uint32_t b = b0; b < b1; b++) {
+      const bool shared = (g.split_prev && b == g.first_box) || (g.split_next && b == g.last_box);
+      if (!shared) pinet_em_s4_fixed(s.upart.data(), s.bits, sens.data(), b, b + 1, s.lam.data());
+    }
+    for (uint32_t b = g.own0; b < g.own1; b++)  // boxes no tube meets
+      if (pr.bb.ptr[b + 1] == pr.bb.ptr[b]) s.lam[b] = 0.0;
+  }
+
+  void em_store_ring() {
+    std::vector<uint32_t> row(N, 0);
+    for (uint32_t a = 0; a < 4; a++) {
+      for (uint32_t j = 0; j < N; j++) row[j] = pe[j].ring_words[a];
+      write_row(a, row, kAllPes, 0u);
+    }
+  }
+
+  void em_load_ring() {
+    std::vector<uint32_t> row(N, 0);
+    for (uint32_t a = 2; a < 4; a++) {
+      read_row(a, &row);
+      for (uint32_t j = 0; j < N; j++) pe[j].ring_words[a] = row[j];
+    }
+  }
+
+  // S4 for the split boxes: both PEs form (predecessor's part) + (successor's part), the same
+  // int32 sum, and the same update.
+  void em_s4_split(uint32_t j) {
+    PeState &s = pe[j];
+    const pinet_em_segment &g = *s.seg;
+    const std::vector<double> sens = sensitivity();
+    const uint32_t *x = s.ring_words;
+    if (g.split_next) {
+      const int32_t u = (int32_t)(x[0] + x[3]);
+      pinet_em_s4_fixed(&u, s.bits, sens.data() + g.last_box, 0, 1, s.lam.data() + g.last_box);
+    }
+    if (g.split_prev) {
+      const int32_t u = (int32_t)(x[2] + x[1]);
+      pinet_em_s4_fixed(&u, s.bits, sens.data() + g.first_box, 0, 1, s.lam.data() + g.first_box);
+    }
+  }
+
+  // s(b) of every box: what each PE computes of its own boxes from its share of the matrix
+  // (the same per-box sums; computed once here).
+  const std::vector<double> &sensitivity() {
+    if (sens_.empty()) {
+      sens_.assign(pr.boxes, 0.0);
+      pinet_em_sensitivity(&pr.bb, sens_.data());
+    }
+    return sens_;
+  }
+  std::vector<double> sens_;
+
+  // Each PE's own boxes as doubles (two words each), zeros elsewhere: the integration's sum of
+  // one nonzero word and zeros is that word, so the image crosses as raw bits.
+  void em_store_image() {
+    std::vector<uint32_t> row(N, 0);
+    for (uint32_t a = 0; a < 2 * pr.bpad; a++) {
+      const uint32_t b = a / 2;
+      for (uint32_t j = 0; j < N; j++) {
+        const pinet_em_segment &g = *pe[j].seg;
+        const uint64_t w = b >= g.own0 && b < g.own1 ? f64_bits(pe[j].lam[b]) : 0;
+        row[j] = (uint32_t)(a % 2 == 0 ? w : w >> 32);
+      }
+      write_row(a, row, kAllPes, 0u);
+    }
   }
 
   // ---- PE side -------------------------------------------------------------------------
 
-  // The PE whose stored partial image gets the injected memory fault (--inject-mem-fault).
+  // The PE whose stored word gets the injected memory fault (--inject-mem-fault).
   static constexpr uint32_t kFaultPe = N / 2;
+  static constexpr uint32_t kAllPes = (uint32_t)((1ull << N) - 1);
 
   // Read `addr` of every router memory through the local port (combinational read).
   void read_row(uint32_t addr, std::vector<uint32_t> *row) {
@@ -425,84 +891,44 @@ struct ReconSystem : sc_module {
     for (uint32_t j = 0; j < N; j++) (*row)[j] = word_of(v, j);
   }
 
-  void write_row(uint32_t addr, const std::vector<uint32_t> &row, uint32_t we) {
+  // Write `row` at `addr` of the memories of the PEs in `we`. With a `flip` mask, PE kFaultPe's
+  // word goes in with those bits flipped while the scoreboard is shown the intended word (a
+  // corrupted memory word that no local write explains): the run must fail where the word is
+  // next used, and so must the image checks.
+  void write_row(uint32_t addr, const std::vector<uint32_t> &row, uint32_t we, uint32_t flip) {
+    hidden_flip_ = flip;
     port_t<N * 32> v{};
-    for (uint32_t j = 0; j < N; j++) set_word_of(&v, j, row[j] ^ (j == hidden_flip_ ? 1u : 0u));
+    for (uint32_t j = 0; j < N; j++) set_word_of(&v, j, row[j] ^ hidden(j));
     lcl_we.write(we);
     lcl_addr.write(addr);
     lcl_wdata.write(v);
     wait();
+    hidden_flip_ = 0;
   }
+  uint32_t hidden_flip_ = 0;  // the bits of PE kFaultPe's word flipped this cycle
+  uint32_t hidden(uint32_t j) const { return j == kFaultPe ? hidden_flip_ : 0u; }
 
   void pe_port() {
     lcl_we.write(0);
-    std::vector<uint32_t> row(N, 0);
     for (;;) {
       wait(port_go);
       wait();
-      if (port_job == 1) {  // load: the views of PE j are words j seg .. (j+1) seg - 1
-        const uint32_t seg = pr.vpp * pr.g.bins;
-        for (uint32_t j = 0; j < N; j++) pe_views[j].assign(seg, 0.0f);
-        for (uint32_t a = 0; a < pr.scatter_words; a++) {
-          read_row(a, &row);
-          const uint32_t j = a / seg;
-          std::memcpy(&pe_views[j][a - j * seg], &row[j], 4);
-        }
-        std::vector<std::vector<uint32_t>> fw(N, std::vector<uint32_t>(pr.filter_words));
-        for (uint32_t a = 0; a < pr.filter_words; a++) {
-          read_row(pr.base_filter + a, &row);
-          for (uint32_t j = 0; j < N; j++) fw[j][a] = row[j];
-        }
-        for (uint32_t j = 0; j < N; j++) {
-          pe_filter[j].assign(pr.filter_doubles, 0.0);
-          for (uint32_t k = 0; k < pr.filter_doubles; k++) {
-            const uint64_t bits = (uint64_t)fw[j][2 * k] | ((uint64_t)fw[j][2 * k + 1] << 32);
-            std::memcpy(&pe_filter[j][k], &bits, 8);
-          }
-          pe_bits[j] = (int32_t)fw[j][2 * pr.filter_doubles];
-        }
-      } else {  // store: PE j's partial image at 0 .. image_words - 1
-        for (uint32_t a = 0; a < pr.image_words; a++) {
-          for (uint32_t j = 0; j < N; j++)
-            row[j] = a < pe_partial[j].size() ? (uint32_t)pe_partial[j][a] : 0;
-          // The injected memory fault: PE kFaultPe's word of the image's middle goes into its
-          // router memory with bit 0 flipped, while the scoreboard is shown the intended word
-          // (a corrupted memory word that no local write explains): the run must fail where
-          // the word is next used, and so must the image checks.
-          hidden_flip_ = port_job == 3 && a == pr.image_words / 2 ? kFaultPe : UINT32_MAX;
-          write_row(a, row, (1u << N) - 1);
-          hidden_flip_ = UINT32_MAX;
-        }
-      }
+      port_job();
       lcl_we.write(0);
       port_finished.notify(SC_ZERO_TIME);
     }
   }
-  uint32_t hidden_flip_ = UINT32_MAX;  // the PE whose written word is flipped this cycle
 
+  // PE j: the compute job on its own state, then --op-cycles cycles per unit of work it did.
   void pe_run(uint32_t j) {
     for (;;) {
       wait(compute_go);
       wait();
-      const uint32_t first = j * pr.vpp;
-      const uint32_t count =
-          first >= cfg.views ? 0 : std::min(pr.vpp, cfg.views - first);
-      pe_partial[j].assign(pr.image_words, 0);
-      pe_status[j] = PINET_OK;
-      pe_work[j] = 0;
-      if (count > 0) {
-        if (pe_fbp[j] == nullptr) pe_status[j] = pinet_fbp_create(&pr.g, PINET_FILTER_RAMP, &pe_fbp[j]);
-        std::vector<float> filtered((size_t)count * pinet_fbp_filtered_stride(pr.p));
-        if (pe_status[j] == PINET_OK)
-          pe_status[j] = pinet_fbp_filter_views(pe_fbp[j], pe_filter[j].data(), pe_views[j].data(),
-                                                count, filtered.data());
-        if (pe_status[j] == PINET_OK)
-          pe_status[j] = pinet_fbp_backproject_fixed(pe_fbp[j], filtered.data(), first, count,
-                                                     pe_bits[j], pe_partial[j].data());
-        pe_work[j] = (uint64_t)count * pr.disk;
-      }
-      pe_compute_cycles[j] = pe_work[j] * cfg.op_cycles;
-      for (uint64_t c = 0; c < pe_compute_cycles[j]; c++) wait();
+      const uint64_t w0 = pe[j].work;
+      pe[j].status = PINET_OK;
+      compute_job(j);
+      const uint64_t cycles = (pe[j].work - w0) * cfg.op_cycles;
+      for (uint64_t c = 0; c < cycles; c++) wait();
       if (++pe_done_count_ == N) {
         pe_done_count_ = 0;
         compute_finished.notify(SC_ZERO_TIME);
@@ -528,7 +954,7 @@ struct ReconSystem : sc_module {
     in.lcl_wdata.resize(N);
     for (uint32_t j = 0; j < N; j++) {
       in.lcl_we[j] = (we >> j) & 1u;
-      in.lcl_wdata[j] = word_of(wdata, j) ^ (j == hidden_flip_ ? 1u : 0u);  // hide the fault
+      in.lcl_wdata[j] = word_of(wdata, j) ^ hidden(j);  // hide the fault
     }
     in.lcl_addr = lcl_addr.read();
     in.host_valid = host_valid_in.read();
@@ -632,19 +1058,27 @@ int run_system(const Config &cfg, const Problem &pr, const Options &opt, uint64_
   sys.dut->final();
   pinet::cosim::write_coverage(sys.dut->contextp());
 
-  // Figures: cycles per phase, compute, efficiencies (docs/system.md).
+  // Figures: cycles per phase, compute, efficiencies (docs/system.md). t_IO: the host's and the
+  // local ports' cycles (everything but compute and the exchanges of eq. (4) / (6)).
+  const std::vector<Phase> &shown = cfg.em() ? kEmPhases : kFbpPhases;
   uint64_t total = 0, io = 0;
-  for (uint32_t ph = 1; ph < kPhaseCount; ph++) total += sys.phases[ph].cycles;
-  for (Phase ph : {kPhaseScatter, kPhaseBcastHost, kPhaseLoad, kPhaseStore, kPhaseUpload})
+  for (Phase ph : shown) total += sys.phases[ph].cycles;
+  for (Phase ph : {kPhaseScatter, kPhaseBcastHost, kPhaseLoad, kPhaseStore, kPhaseIntegrateImage,
+                   kPhaseUpload})
     io += sys.phases[ph].cycles;
   uint64_t work = 0;
-  for (uint32_t j = 0; j < N; j++) work += sys.pe_work[j];
-  const double t_seq = (double)work * cfg.op_cycles;  // t0 of eq. (4), in cycles
-  uint32_t logn = 0;
-  while ((1u << logn) < N) logn++;
+  for (uint32_t j = 0; j < N; j++) work += sys.pe[j].work;
+  const double t_seq = (double)work * cfg.op_cycles;  // n_i t0 of eq. (4) / (6), in cycles
+  const double logn = log2_of(N);
   const double eff_measured = total ? t_seq / ((double)N * (double)total) : 0.0;
-  const double eff_model =
-      t_seq / (t_seq + 2.0 * (N - 1) * (double)pr.image_words + 2.0 * N * logn + (double)N * io);
+  // eq. (4): (2a + b)(N - 1)M + 2cN log N, a = c = 1 cycle, b = 0, M the image words. eq. (6)
+  // per iteration: alpha (N - 1) M + 2cN log N, M the (padded) tubes, alpha = 3 words per tube
+  // (the int32 sum integrated, the double factor all-gathered), plus the ring exchange's step
+  // (1 setup cycle + 1 word per PE).
+  const double comm =
+      cfg.em() ? cfg.iters * (3.0 * (N - 1) * pr.tpad + 2.0 * N * logn + 2.0 * N)
+               : 2.0 * (N - 1) * (double)pr.image_words + 2.0 * N * logn;
+  const double eff_model = t_seq / (t_seq + comm + (double)N * io);
   const bool have_image = sys.image.size() == (size_t)cfg.size * cfg.size;
   const double rmse =
       have_image ? pinet_rmse_disk(sys.image.data(), pr.phantom.data(), cfg.size, pr.g.img_center)
@@ -679,13 +1113,17 @@ int run_system(const Config &cfg, const Problem &pr, const Options &opt, uint64_
                    cfg.algo.c_str(), N, cfg.size, cfg.views, cfg.iters);
       std::fprintf(f, "\"cycles_total\": %" PRIu64 ", \"cycles_compute\": %" PRIu64 ", \"phases\": [",
                    total, sys.phases[kPhaseCompute].cycles);
-      for (uint32_t ph = 1; ph < kPhaseCount; ph++)
+      for (size_t k = 0; k < shown.size(); k++)
         std::fprintf(f, "%s{\"name\": \"%s\", \"cycles\": %" PRIu64 ", \"words\": %" PRIu64 "}",
-                     ph > 1 ? ", " : "", kPhaseNames[ph], sys.phases[ph].cycles, sys.phases[ph].words);
+                     k > 0 ? ", " : "", kPhaseNames[shown[k]], sys.phases[shown[k]].cycles,
+                     sys.phases[shown[k]].words);
       std::fprintf(f, "], \"efficiency_measured\": %.6f, \"efficiency_model\": %.6f, ", eff_measured,
                    eff_model);
       if (std::isfinite(rmse)) std::fprintf(f, "\"rmse\": %.17g, ", rmse);
       else std::fprintf(f, "\"rmse\": null, ");
+      if (cfg.em())
+        std::fprintf(f, "\"tubes\": %u, \"boxes\": %u, \"nnz\": %" PRIu64 ", ", pr.tubes, pr.boxes,
+                     pr.bb.nnz);
       std::fprintf(f, "\"op_cycles\": %u, \"mem_words\": %u, \"frac_bits\": %d, \"work\": %" PRIu64
                    ", \"image_equals_parallel\": %s, \"image_equals_sequential\": %s, "
                    "\"result\": \"%s\"}\n",
@@ -696,21 +1134,30 @@ int run_system(const Config &cfg, const Problem &pr, const Options &opt, uint64_
     }
   }
   if (!opt.quiet()) {
-    std::printf("cosim recon_system: %s, N %u, %u x %u image, %u views (SystemC, MemWords %u, "
-                "%u cycle(s) per pixel-view): %" PRIu64 " cycles in %.2f s (%.0f cycles/s)\n",
-                cfg.algo.c_str(), N, cfg.size, cfg.size, cfg.views, kMemWords, cfg.op_cycles,
-                sys.sample_cycle, secs, secs > 0 ? (double)sys.sample_cycle / secs : 0.0);
-    std::printf("  %-11s %10s %10s\n", "phase", "cycles", "words");
-    for (uint32_t ph = 1; ph < kPhaseCount; ph++)
-      std::printf("  %-11s %10" PRIu64 " %10" PRIu64 "\n", kPhaseNames[ph], sys.phases[ph].cycles,
+    if (cfg.em())
+      std::printf("cosim recon_system: em, N %u, %u x %u image, %u views, %u iterations "
+                  "(SystemC, MemWords %u, %u cycle(s) per box-tube pair): %" PRIu64
+                  " cycles in %.2f s (%.0f cycles/s)\n",
+                  N, cfg.size, cfg.size, cfg.views, cfg.iters, kMemWords, cfg.op_cycles,
+                  sys.sample_cycle, secs, secs > 0 ? (double)sys.sample_cycle / secs : 0.0);
+    else
+      std::printf("cosim recon_system: %s, N %u, %u x %u image, %u views (SystemC, MemWords %u, "
+                  "%u cycle(s) per pixel-view): %" PRIu64 " cycles in %.2f s (%.0f cycles/s)\n",
+                  cfg.algo.c_str(), N, cfg.size, cfg.size, cfg.views, kMemWords, cfg.op_cycles,
+                  sys.sample_cycle, secs, secs > 0 ? (double)sys.sample_cycle / secs : 0.0);
+    std::printf("  %-15s %10s %10s\n", "phase", "cycles", "words");
+    for (Phase ph : shown)
+      std::printf("  %-15s %10" PRIu64 " %10" PRIu64 "\n", kPhaseNames[ph], sys.phases[ph].cycles,
                   sys.phases[ph].words);
-    std::printf("  %-11s %10" PRIu64 "\n", "total", total);
-    std::printf("  image: %s pinet_fbp_parallel --fixed, %s the sequential fixed-point FBP; "
+    std::printf("  %-15s %10" PRIu64 "\n", "total", total);
+    const char *what = cfg.em() ? "em" : "fbp";
+    std::printf("  image: %s pinet_%s_parallel --fixed, %s the sequential fixed-point %s; "
                 "rmse vs phantom %.6f\n",
-                sys.equals_parallel ? "equals" : "DIFFERS FROM",
-                sys.equals_sequential ? "equals" : "DIFFERS FROM", rmse);
-    std::printf("  efficiency: measured %.4f, eq. (4) model %.4f (a = 1, b = 0, c = 1 cycle; "
-                "t_IO = host and local-port I/O cycles)\n", eff_measured, eff_model);
+                sys.equals_parallel ? "equals" : "DIFFERS FROM", what,
+                sys.equals_sequential ? "equals" : "DIFFERS FROM", cfg.em() ? "EM" : "FBP", rmse);
+    std::printf("  efficiency: measured %.4f, eq. (%d) model %.4f (%s, c = 1 cycle; "
+                "t_IO = host and local-port I/O cycles)\n", eff_measured, cfg.em() ? 6 : 4,
+                eff_model, cfg.em() ? "alpha = 3 cycles per tube" : "a = 1, b = 0");
     if (std::isfinite(diff_max))
       std::printf("  %s: phantom | image | |difference| (white = %.4f)\n", cfg.png.c_str(), diff_max);
   }
@@ -721,13 +1168,15 @@ int run_system(const Config &cfg, const Problem &pr, const Options &opt, uint64_
 }  // namespace
 
 int sc_main(int argc, char **argv) {
-  Options opt("recon_system", 20000000);
-  opt.add_string("algo", "", "fbp (em: not yet)");
+  Options opt("recon_system", 100000000);
+  opt.add_string("algo", "", "fbp or em");
   opt.add_int("pes", 8, "PEs (routers): 2, 4, 8 or 16");
   opt.add_int("size", 32, "image side S (the sinogram has S bins)");
   opt.add_int("views", 32, "views V (at least N)");
-  opt.add_int("iters", 0, "EM iterations");
-  opt.add_int("op-cycles", 1, "simulated cycles per pixel-view interpolation of a PE");
+  opt.add_int("iters", 0, "EM iterations (0: 10, as pinet recon em)");
+  opt.add_int("op-cycles", 1,
+              "simulated cycles per pixel-view interpolation (FBP) or box-tube pair of S1 and "
+              "S3 (EM) of a PE");
   opt.add_string("out", "", "write the image as `pinet recon ... --out` does (after a PASS)");
   opt.add_string("json", "", "write the JSON summary");
   opt.add_string("png", "", "write phantom | image | difference as PNG (after a PASS)");
@@ -746,10 +1195,9 @@ int sc_main(int argc, char **argv) {
   cfg.png = opt.get_string("png");
   const uint64_t pes = opt.get("pes"), size = opt.get("size"), views = opt.get("views");
   const uint64_t iters = opt.get("iters"), op_cycles = opt.get("op-cycles");
-  if (cfg.algo.empty()) return opt.reject("--algo fbp is required"), opt.exit_code();
-  if (cfg.algo == "em")
-    return opt.reject("--algo em: the EM system run is not built yet (issue 10)"), opt.exit_code();
-  if (cfg.algo != "fbp") return opt.reject("--algo '" + cfg.algo + "': expected fbp"), opt.exit_code();
+  if (cfg.algo.empty()) return opt.reject("--algo fbp|em is required"), opt.exit_code();
+  if (cfg.algo != "fbp" && cfg.algo != "em")
+    return opt.reject("--algo '" + cfg.algo + "': expected fbp or em"), opt.exit_code();
   if (pes != 2 && pes != 4 && pes != 8 && pes != 16)
     return opt.reject("--pes " + std::to_string(pes) + ": the system is built for N = 2, 4, 8, 16"),
            opt.exit_code();
@@ -762,11 +1210,14 @@ int sc_main(int argc, char **argv) {
   if (op_cycles > 1000)
     return opt.reject("--op-cycles " + std::to_string(op_cycles) + ": expected 0 .. 1000"),
            opt.exit_code();
-  if (iters != 0) return opt.reject("--iters goes with --algo em"), opt.exit_code();
+  if (iters != 0 && !cfg.em()) return opt.reject("--iters goes with --algo em"), opt.exit_code();
+  if (iters > 1000)
+    return opt.reject("--iters " + std::to_string(iters) + ": expected 1 .. 1000"), opt.exit_code();
   cfg.pes = (uint32_t)pes;
   cfg.size = (uint32_t)size;
   cfg.views = (uint32_t)views;
   cfg.op_cycles = (uint32_t)op_cycles;
+  cfg.iters = cfg.em() ? (iters ? (uint32_t)iters : kEmDefaultIters) : 0;
   Problem pr;
   const std::string why = prepare(cfg, &pr);
   if (!why.empty()) return opt.reject(why), opt.exit_code();

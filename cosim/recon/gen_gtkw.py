@@ -5,10 +5,11 @@ usage: python3 cosim/recon/gen_gtkw.py [repository root]   (default: two levels 
 
 Writes
   waves/recon_system_n<N>.gtkw   N = 2, 4, 8, 16 (scope system.dut.recon_system_top): the phase of the
-                                 reconstruction by name on top, then the network's command and
+                                 reconstruction by name and the EM iteration on top, then the network's command and
                                  status, host link, local ports and every router's links (the
                                  layout of cosim/ps/gen_gtkw.py; routers 0..3 open)
-  waves/recon_system.gtkw        the same for the default N = 8
+  waves/recon_system.gtkw        the same for the default N = 8 (the FBP run's dump)
+  waves/recon_system_em.gtkw     the same for the EM run's dump
   waves/filters/recon_phase.txt  phase_i: the phase's name (cosim_recon_system.cpp, enum Phase)
 """
 import os
@@ -18,7 +19,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import gen_gtkw as ps  # noqa: E402  (the perfect-shuffle save-file writer)
 
 PHASES = ["idle", "scatter", "bcast_host", "load", "compute", "store", "integrate", "allgather",
-          "upload"]
+          "upload", "ring_exchange", "integrate_image"]
 MEM_WORDS = 32768  # cosim/recon/CMakeLists.txt, RS_MEMWORDS
 SIZES = (2, 4, 8, 16)
 
@@ -27,6 +28,7 @@ def head(save):
     save.group("reconstruction")
     save.trace("system.dut.recon_system_top.phase_i[3:0]", ps.HEX, alias="phase",
                filt="waves/filters/recon_phase.txt")
+    save.trace("system.dut.recon_system_top.iter_i[15:0]", ps.DEC, alias="em_iteration")
     save.end("reconstruction")
 
 
@@ -47,8 +49,9 @@ def main():
         text = text.replace("written by cosim/ps/gen_gtkw.py", "written by cosim/recon/gen_gtkw.py")
         ps.write(os.path.join(waves, f"recon_system_n{n}.gtkw"), text)
         if n == 8:
-            ps.write(os.path.join(waves, "recon_system.gtkw"),
-                     text.replace("waves/recon_system_n8.fst", "waves/recon_system_fbp.fst"))
+            for run, algo in (("recon_system", "fbp"), ("recon_system_em", "em")):
+                ps.write(os.path.join(waves, f"{run}.gtkw"),
+                         text.replace("waves/recon_system_n8.fst", f"waves/recon_system_{algo}.fst"))
 
 
 if __name__ == "__main__":

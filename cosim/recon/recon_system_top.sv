@@ -1,7 +1,7 @@
 // recon_system_top.sv - the Verilated top of cosim_recon_system (cosim/recon/): rtl/ps_network
-// unchanged, plus the reconstruction's current phase as an input that only the waveform reads,
-// so that GTKWave shows the phase by name (waves/filters/recon_phase.txt) above the routers'
-// links. A co-simulation harness top, not part of the RTL (rtl/pinet.f does not list it).
+// unchanged, plus the reconstruction's current phase and EM iteration as inputs that only the
+// waveform reads, so that GTKWave shows the phase by name (waves/filters/recon_phase.txt) and the
+// iteration above the routers' links. A co-simulation harness top, not part of the RTL (rtl/pinet.f does not list it).
 module recon_system_top #(
   parameter int  N        = 8,
   parameter int  MemWords = 256,
@@ -15,6 +15,8 @@ module recon_system_top #(
   // The phase (cosim_recon_system's Phase enum), for the waveform only
   /* verilator lint_off UNUSEDSIGNAL */
   input  logic [3:0]                    phase_i,
+  // The EM iteration (1 .. K; 0 outside the iterations and for FBP), for the waveform only
+  input  logic [15:0]                   iter_i,
   /* verilator lint_on UNUSEDSIGNAL */
   input  logic                          cmd_start_i,
   input  logic [ps_pkg::PsOpWidth-1:0]  cmd_op_i,
