@@ -106,6 +106,22 @@ int pinet_cli_required_i64(const char *context, pinet_cli_opt *opts, size_t n_op
  * examined are left to the reader and its own message. */
 int pinet_cli_input_path(const char *context, const char *path);
 
+/* ---- memory ------------------------------------------------------------------------------------
+ * A command estimates what it will allocate before it allocates it, and refuses a request that
+ * would not fit instead of being killed by the kernel's OOM killer. The limit is the environment
+ * variable PINET_MAX_MEMORY (bytes, or with a K/M/G/T suffix, powers of 1024) if set, else the
+ * machine's available memory (MemAvailable of /proc/meminfo); without either there is no limit. */
+
+/* The limit in bytes (0: none known). PINET_EXIT_OK, or PINET_EXIT_USAGE after a one-line error
+ * if PINET_MAX_MEMORY is malformed. */
+int pinet_cli_memory_limit(const char *context, uint64_t *limit);
+
+/* PINET_EXIT_OK if `bytes` fits the limit, else PINET_EXIT_INPUT after the one line
+ * "pinet: <context>: <what> needs about 1.2 GiB, more than the 800.0 MiB <of which limit>"; `what` is
+ * formatted printf-style. A malformed PINET_MAX_MEMORY is PINET_EXIT_USAGE. */
+int pinet_cli_memory_check(const char *context, double bytes, const char *what_fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Read every white-space-separated integer of `path` ("-" = stdin) into a new array (free() it).
  * A token that is not a decimal integer is PINET_ERR_PARSE with *bad_line set to its line. */
 pinet_status pinet_cli_read_i64_file(const char *path, int64_t **values, size_t *count,

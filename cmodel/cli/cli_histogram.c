@@ -452,6 +452,11 @@ int pinet_cli_histogram(int argc, char **argv) {
       return pinet_cli_fail(k_ctx, PINET_ERR_SIZE, "--pixels %" PRIu64 " is not in 1..%u", pixels,
                             UINT32_MAX);
     }
+    /* The pixel values (4 bytes each, measured peak 1.0x) and each processor's counts. */
+    if ((rc = pinet_cli_memory_check(k_ctx, 4.0 * (double)pixels + 16.0 * pes * (double)bins,
+                                     "--pixels %" PRIu64, pixels)) != PINET_EXIT_OK) {
+      return rc;
+    }
     if (gen == 0) {
       values = malloc((size_t)pixels * sizeof *values);
       if (values == NULL) {

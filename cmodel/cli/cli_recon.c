@@ -166,6 +166,28 @@ static int fail_not_finite(const char *ctx, const char *path, const float *v, si
 enum { F_SINO, F_VIEWS, F_BINS, F_FILTER, F_SIZE, F_OUT, F_JSON, F_PHANTOM, F_PES, F_FIXED,
        F_CENTER, F_GEOM, F_DETS, F_NOISE, F_SEED, F_COUNT };
 
+/* What `recon fbp` allocates, in bytes (measured peaks 0.9-1.1x of it, test_cli_memory.sh): the
+ * sinogram twice (input, phantom), the filtered views (D + N + pad per view), the image, the
+ * phantom and the double accumulator; with P > 1 PEs the scattered views (PEs and host) and two
+ * replicated double images per PE and host (the memories and the simulator's copy). */
+static double fbp_memory_estimate(uint32_t views, uint32_t bins, uint32_t size, uint32_t pes) {
+  const double v = views, d = bins, n = size, p = pes > 1 ? pes : 0;
+  double bytes = 8.0 * v * d + 4.0 * v * (d + n + 8.0) + 16.0 * n * n;
+  if (p > 0) bytes += 8.0 * v * d + 16.0 * n * n * (p + 1.0) + 4.0 * (v / p + 1.0) * (d + n + 8.0);
+  return bytes;
+}
+
+/* What `recon em` allocates, in bytes: dominated by the system matrix, whose rays cross at most
+ * 2N pixels; 16 bytes per element (row and column storage) for parallel beam, 6 for the ring
+ * (its eight-fold symmetry stores one orbit per element group). An estimate from above for
+ * parallel beam (about 1.3x measured), close for the ring; tests/cli/test_cli_memory.sh. */
+static double em_memory_estimate(double lines, uint32_t size, int ring, uint32_t pes) {
+  const double n = size;
+  double bytes = lines * 2.0 * n * (ring ? 6.0 : 16.0) + 16.0 * n * n + 16.0 * lines;
+  if (pes > 1) bytes += 8.0 * n * n * (pes + 1.0);
+  return bytes;
+}
+
 static int cmd_fbp(int argc, char **argv) {
   const char *ctx = "recon fbp";
   pinet_cli_opt o[F_COUNT] = {
@@ -239,6 +261,11 @@ static int cmd_fbp(int argc, char **argv) {
     if ((rc = pinet_cli_parse_double(ctx, "center", o[F_CENTER].value, &cval)) != PINET_EXIT_OK) return rc;
     g.bin_center = cval;
     if ((st = pinet_pb_geom_check(&g)) != PINET_OK) return pinet_cli_fail(ctx, st, "--center %g", cval);
+  }
+  if ((rc = pinet_cli_memory_check(ctx, fbp_memory_estimate(views, bins, size, pes),
+                                   "%u views x %u bins to a %u x %u image%s", views, bins, size,
+                                   size, pes > 1 ? " on PEs" : "")) != PINET_EXIT_OK) {
+    return rc;
   }
   const size_t nsino = (size_t)views * bins, npix = (size_t)size * size;
   float *sino = malloc(nsino * sizeof *sino), *img = malloc(npix * sizeof *img);
@@ -573,6 +600,14 @@ static int cmd_em(int argc, char **argv) {
   pinet_ring ring;
   pinet_pb_geom g;
   double img_center = (double)(size / 2u);
+  {
+    const double lines = geom == 1 ? (double)dets * (dets - 1) / 2.0 : (double)views * bins;
+    if ((rc = pinet_cli_memory_check(ctx, em_memory_estimate(lines, size, geom == 1, pes),
+                                     "EM of a %u x %u image from %.0f lines of response", size,
+                                     size, lines)) != PINET_EXIT_OK) {
+      return rc;
+    }
+  }
   double t_setup = now_s();
   if (geom == 1) {
     st = pinet_ring_init(&ring, size, dets);

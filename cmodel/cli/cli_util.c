@@ -277,6 +277,84 @@ int pinet_cli_input_path(const char *context, const char *path) {
   return PINET_EXIT_OK;
 }
 
+/* MemAvailable of /proc/meminfo in bytes, or 0 where there is none (not Linux, or unreadable). */
+static uint64_t memory_available(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (f == NULL) return 0;
+  char line[128];
+  uint64_t kib = 0;
+  while (fgets(line, sizeof line, f) != NULL) {
+    if (sscanf(line, "MemAvailable: %" SCNu64 " kB", &kib) == 1) break;
+  }
+  fclose(f);
+  return kib > UINT64_MAX / 1024 ? UINT64_MAX : kib * 1024;
+}
+
+int pinet_cli_memory_limit(const char *context, uint64_t *limit) {
+  *limit = 0;
+  const char *env = getenv("PINET_MAX_MEMORY");
+  if (env == NULL || env[0] == '\0') {
+    *limit = memory_available();
+    return PINET_EXIT_OK;
+  }
+  char *end = NULL;
+  errno = 0;
+  unsigned long long v = isdigit((unsigned char)env[0]) ? strtoull(env, &end, 10) : 0;
+  unsigned shift = 0;
+  if (end != NULL && end != env && errno == 0) {
+    switch (toupper((unsigned char)*end)) {
+      case 'K': shift = 10; end++; break;
+      case 'M': shift = 20; end++; break;
+      case 'G': shift = 30; end++; break;
+      case 'T': shift = 40; end++; break;
+      default: break;
+    }
+  }
+  if (end == NULL || end == env || *end != '\0' || errno != 0 || v == 0 ||
+      v > (UINT64_MAX >> shift)) {
+    return pinet_cli_usage_error(context, "PINET_MAX_MEMORY='%s' is not a size in bytes "
+                                 "(a positive integer, optionally with K, M, G or T)", env);
+  }
+  *limit = (uint64_t)v << shift;
+  return PINET_EXIT_OK;
+}
+
+/* "12.3 GiB", "4.0 MiB", "2.5 KiB" or "100 bytes" into buf. */
+static void format_bytes(char *buf, size_t len, double bytes) {
+  static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  if (bytes < 1024) {
+    snprintf(buf, len, "%.0f bytes", bytes);
+    return;
+  }
+  unsigned u = 0;
+  bytes /= 1024;
+  while (bytes >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+    bytes /= 1024;
+    u++;
+  }
+  snprintf(buf, len, "%.1f %s", bytes, units[u]);
+}
+
+int pinet_cli_memory_check(const char *context, double bytes, const char *what_fmt, ...) {
+  uint64_t limit = 0;
+  int rc = pinet_cli_memory_limit(context, &limit);
+  if (rc != PINET_EXIT_OK || limit == 0 || bytes <= (double)limit) return rc;
+  const char *env = getenv("PINET_MAX_MEMORY");
+  fprintf(stderr, "pinet: %s: ", context);
+  va_list ap;
+  va_start(ap, what_fmt);
+  vfprintf(stderr, what_fmt, ap);
+  va_end(ap);
+  char need[32], have[32];
+  format_bytes(need, sizeof need, bytes);
+  format_bytes(have, sizeof have, (double)limit);
+  fprintf(stderr, " needs about %s, more than the %s %s\n", need, have,
+          env != NULL && env[0] != '\0' ? "of PINET_MAX_MEMORY"
+                                        : "this machine has available (set PINET_MAX_MEMORY to "
+                                          "change the limit)");
+  return PINET_EXIT_INPUT;
+}
+
 pinet_status pinet_cli_read_i64_file(const char *path, int64_t **values, size_t *count,
                                      size_t *bad_line) {
   *values = NULL;

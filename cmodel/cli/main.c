@@ -31,7 +31,9 @@ static void print_usage(FILE *out) {
     fprintf(out, "  %-12s %s\n", a->name, a->summary);
   }
   fprintf(out, "\nexit codes: 0 ok, 1 check failed, 2 usage, 3 invalid input, 4 file error, "
-               "5 internal error\n");
+               "5 internal error\n"
+               "PINET_MAX_MEMORY=SIZE (bytes, K/M/G/T): the memory limit of the large commands "
+               "(default: what the machine has available)\n");
 }
 
 int main(int argc, char **argv) {
