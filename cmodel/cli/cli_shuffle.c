@@ -41,7 +41,8 @@ static void print_area_help(FILE *out) {
           "commands:\n"
           "  run    run a data-sharing schedule on N simulated PE memories\n"
           "  ring   the embedded Hamiltonian ring (or check one with --check FILE)\n"
-          "  draw   write the network as Graphviz DOT (and SVG when `dot` is installed)\n\n"
+          "  draw   write the network as Graphviz DOT (and SVG when `dot` is installed; above\n"
+          "         N = 64 the PEs are pinned on a circle, rendered without layout)\n\n"
           "pinet shuffle <command> --help for the options of each.\n");
 }
 
@@ -717,13 +718,31 @@ static int cmd_ring(int argc, char **argv) {
 
 /* ---- draw ------------------------------------------------------------------------------------ */
 
+/* Above this N Graphviz's circo layout takes seconds to minutes (5 s at 128, 43 s at 256): the
+ * drawing pins the PEs on a circle itself and Graphviz only renders it (neato -n2). */
+#define DRAW_MAX_CIRCO_PES 64u
+
 static void write_dot(FILE *f, uint32_t pes, const uint32_t *ring) {
+  const int pinned = pes > DRAW_MAX_CIRCO_PES;
   fprintf(f, "// static perfect-shuffle network, N = %" PRIu32 " (pinet shuffle draw)\n", pes);
   fprintf(f, "// edge label = link number l: PE floor(l/2) -> PE l mod N; links are bidirectional\n");
-  fprintf(f, "digraph shuffle%" PRIu32 " {\n  layout=circo;\n  node [shape=circle];\n", pes);
-  fprintf(f, "  host [shape=box];\n  host -> 0 [dir=both, style=bold, label=\"host\"];\n");
-  for (uint32_t i = 0; i < pes; i++) {
-    fprintf(f, "  %" PRIu32 ";\n", i);
+  fprintf(f, "digraph shuffle%" PRIu32 " {\n  layout=%s;\n  node [shape=circle];\n", pes,
+          pinned ? "neato" : "circo");
+  if (pinned) {
+    /* PE i at angle 2 pi i / N, 40 points of circumference per PE; the host outside PE 0. */
+    const double pi = 3.14159265358979323846, r = 40.0 * pes / (2.0 * pi);
+    fprintf(f, "  // positions in points, pinned: render with neato -n2 (no layout)\n");
+    fprintf(f, "  host [shape=box, pos=\"%.1f,0!\"];\n", r + 60.0);
+    fprintf(f, "  host -> 0 [dir=both, style=bold, label=\"host\"];\n");
+    for (uint32_t i = 0; i < pes; i++) {
+      const double a = 2.0 * pi * i / pes;
+      fprintf(f, "  %" PRIu32 " [pos=\"%.1f,%.1f!\"];\n", i, r * cos(a), r * sin(a));
+    }
+  } else {
+    fprintf(f, "  host [shape=box];\n  host -> 0 [dir=both, style=bold, label=\"host\"];\n");
+    for (uint32_t i = 0; i < pes; i++) {
+      fprintf(f, "  %" PRIu32 ";\n", i);
+    }
   }
   for (uint32_t l = 0; l < 2u * pes; l++) {
     uint32_t a = l / 2u, b = l % pes;
@@ -824,7 +843,9 @@ static int cmd_draw(int argc, char **argv) {
   }
   int have_svg = 0;
   if (find_on_path("dot", dot_prog, sizeof dot_prog)) {
-    char *args[] = {dot_prog, "-Tsvg", dot_path, "-o", svg_path, NULL};
+    char *circo_args[] = {dot_prog, "-Tsvg", dot_path, "-o", svg_path, NULL};
+    char *pinned_args[] = {dot_prog, "-Kneato", "-n2", "-Tsvg", dot_path, "-o", svg_path, NULL};
+    char **args = pes > DRAW_MAX_CIRCO_PES ? pinned_args : circo_args;
     pid_t pid;
     if (posix_spawn(&pid, dot_prog, NULL, NULL, args, environ) == 0) {
       int status = 0;

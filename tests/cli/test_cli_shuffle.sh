@@ -156,6 +156,23 @@ check(j["dot"] == prefix + ".dot" and os.path.exists(prefix + ".dot"), "draw wri
 if j["svg"] is not None:
     check(open(j["svg"]).read().lstrip().startswith("<?xml") or "<svg" in open(j["svg"]).read(),
           "SVG file")
+# Above N = 64 the PEs are pinned on a circle (circo took 43 s at N = 256): every link still
+# there, every PE placed once at the same distance from the centre, in order around it.
+import math, re
+prefix = os.path.join(work, "net256")
+j = run_json("draw", "--pes", 256, "--out", prefix, "--ring")
+dot = open(j["dot"]).read()
+for l in range(512):
+    check(f"{l // 2} -> {l % 256} [label=\"{l}\"" in dot, f"N = 256 DOT link {l}")
+pos = {int(m.group(1)): (float(m.group(2)), float(m.group(3)))
+       for m in re.finditer(r'^  (\d+) \[pos="(-?[0-9.]+),(-?[0-9.]+)!"\];$', dot, re.M)}
+check(sorted(pos) == list(range(256)), f"N = 256: {len(pos)} PEs pinned, want 256")
+radii = [math.hypot(x, y) for x, y in pos.values()]
+check(max(radii) - min(radii) < 0.5, "N = 256: the PEs are not on one circle")
+angles = [math.atan2(pos[i][1], pos[i][0]) % (2 * math.pi) for i in sorted(pos)]
+check(all(b > a for a, b in zip(angles, angles[1:])), "N = 256: PEs not in order around the circle")
+if j["svg"] is not None:
+    check("<svg" in open(j["svg"]).read(), "N = 256 SVG file")
 
 # ---- bad input: one line on stderr, non-zero exit ------------------------------------------
 good = write("good8x8.txt", [[1] * 8] * 8)
