@@ -106,6 +106,25 @@ int pinet_cli_required_i64(const char *context, pinet_cli_opt *opts, size_t n_op
  * examined are left to the reader and its own message. */
 int pinet_cli_input_path(const char *context, const char *path);
 
+/* ---- progress ----------------------------------------------------------------------------------
+ * Long commands report progress on stderr, one line rewritten in place ("\r"), once they have run
+ * for a second and only when stderr is a terminal, so that logs and pipes stay clean. The
+ * environment variable PINET_PROGRESS=1 forces it (from the first step, also into a pipe: tests),
+ * PINET_PROGRESS=0 turns it off. The line is erased when the command ends. */
+typedef struct pinet_cli_progress {
+  const char *context;
+  double start;   /* seconds, monotonic */
+  double shown;   /* when the line was last written (0: never) */
+  int mode;       /* 0 off, 1 on a terminal after a second, 2 forced */
+} pinet_cli_progress;
+
+void pinet_cli_progress_begin(pinet_cli_progress *p, const char *context);
+/* Step `done` of `total` finished; `what` names it (may be NULL). At most ten lines a second. */
+void pinet_cli_progress_step(pinet_cli_progress *p, uint64_t done, uint64_t total,
+                             const char *what);
+/* Erase the progress line, if one was written. */
+void pinet_cli_progress_end(pinet_cli_progress *p);
+
 /* ---- memory ------------------------------------------------------------------------------------
  * A command estimates what it will allocate before it allocates it, and refuses a request that
  * would not fit instead of being killed by the kernel's OOM killer. The limit is the environment

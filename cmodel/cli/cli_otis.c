@@ -793,8 +793,11 @@ static int cmd_table(int argc, char **argv) {
   }
   const char *mismatched[40];
   size_t n_mis = 0;
+  pinet_cli_progress prog;
+  pinet_cli_progress_begin(&prog, ctx);
   for (size_t i = 0; i < nr; i++) {
     const table_row *t = &rows[i];
+    pinet_cli_progress_step(&prog, i + 1, nr, t->label);
     int64_t me[2], mo[2], pe[2], po[2], se[2], so[2];
     int der[2];
     uint64_t be[2] = {0, 0};
@@ -804,10 +807,12 @@ static int cmd_table(int argc, char **argv) {
       op_res r;
       if (!table_request(t, N, (pinet_otis_model)model, &q)) {
         req_free(&q);
+        pinet_cli_progress_end(&prog);
         return pinet_cli_fail(ctx, PINET_ERR_NOMEM, "out of memory");
       }
       pinet_status st = run_op(&q, &r, 0, NULL);
       if (st != PINET_OK) {
+        pinet_cli_progress_end(&prog);
         int frc = pinet_cli_fail(ctx, st, "%s (%s) failed", t->label, t->instance);
         req_free(&q);
         return frc;
@@ -835,6 +840,7 @@ static int cmd_table(int argc, char **argv) {
         verdict = match[0] ? "SIMD only" : match[1] ? "MIMD only" : "NO";
       }
     }
+    pinet_cli_progress_end(&prog); /* the row may go to the same terminal */
     if (json) {
       pinet_json_begin_object(&js);
       pinet_json_key(&js, "operation");

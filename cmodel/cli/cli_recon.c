@@ -714,10 +714,13 @@ static int cmd_em(int argc, char **argv) {
       exit_code = pinet_cli_fail(ctx, st, "EM setup (--subsets %u)", subsets);
       goto out;
     }
+    pinet_cli_progress prog;
+    pinet_cli_progress_begin(&prog, ctx);
     for (uint32_t it = 0; it < iters && st == PINET_OK; it++) {
       st = pinet_em_iterate(em, &ll[it]);
-      if (now_s() - t0 > 2.0) fprintf(stderr, "pinet: %s: iteration %u/%u\n", ctx, it + 1, iters);
+      pinet_cli_progress_step(&prog, it + 1, iters, "iterations");
     }
+    pinet_cli_progress_end(&prog);
     if (st == PINET_OK) memcpy(lam, pinet_em_image(em), (size_t)B * sizeof *lam);
   } else {
     st = pinet_em_parallel(m, counts, iters, pes, (pinet_em_partition)part, arith, lam, ll, &comm, work);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -275,6 +277,41 @@ int pinet_cli_input_path(const char *context, const char *path) {
     return pinet_cli_fail(context, PINET_ERR_IO, "'%s' is a directory", path);
   }
   return PINET_EXIT_OK;
+}
+
+static double monotonic_s(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void pinet_cli_progress_begin(pinet_cli_progress *p, const char *context) {
+  const char *env = getenv("PINET_PROGRESS");
+  p->context = context;
+  p->start = monotonic_s();
+  p->shown = 0;
+  if (env != NULL && strcmp(env, "0") == 0) p->mode = 0;
+  else if (env != NULL && strcmp(env, "1") == 0) p->mode = 2;
+  else p->mode = isatty(STDERR_FILENO) ? 1 : 0;
+}
+
+void pinet_cli_progress_step(pinet_cli_progress *p, uint64_t done, uint64_t total,
+                             const char *what) {
+  if (p->mode == 0) return;
+  const double now = monotonic_s();
+  if (p->mode == 1 && (now - p->start < 1.0 || now - p->shown < 0.1)) return;
+  fprintf(stderr, "\rpinet: %s: %" PRIu64 "/%" PRIu64 "%s%s\033[K", p->context, done, total,
+          what != NULL ? " " : "", what != NULL ? what : "");
+  fflush(stderr);
+  p->shown = now > 0 ? now : 1e-9;
+}
+
+void pinet_cli_progress_end(pinet_cli_progress *p) {
+  if (p->mode != 0 && p->shown > 0) {
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+  }
+  p->shown = 0;
 }
 
 /* MemAvailable of /proc/meminfo in bytes, or 0 where there is none (not Linux, or unreadable). */

@@ -33,7 +33,9 @@ static void print_usage(FILE *out) {
   fprintf(out, "\nexit codes: 0 ok, 1 check failed, 2 usage, 3 invalid input, 4 file error, "
                "5 internal error\n"
                "PINET_MAX_MEMORY=SIZE (bytes, K/M/G/T): the memory limit of the large commands "
-               "(default: what the machine has available)\n");
+               "(default: what the machine has available)\n"
+               "PINET_PROGRESS=1|0: force or turn off the progress line of long commands "
+               "(default: on a terminal, after a second)\n");
 }
 
 int main(int argc, char **argv) {

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# test_cli_progress.sh - progress of long commands on stderr: one line rewritten in place, only on
+# a terminal and after a second (or forced by PINET_PROGRESS=1), erased at the end, never mixed
+# into stdout, and nothing at all when stderr is a pipe or a file.
+# Usage: bash test_cli_progress.sh PATH/TO/pinet
+. "$(dirname "$0")/cli_test_lib.sh"
+cli_setup "$@"
+
+cli_python <<'PY'
+import os, pty, re, select, time
+
+def pinet_env(progress, *args):
+    env = dict(os.environ)
+    env.pop("PINET_PROGRESS", None)
+    if progress is not None:
+        env["PINET_PROGRESS"] = progress
+    p = subprocess.run([pinet, *map(str, args)], capture_output=True, env=env)
+    # bytes, decoded here: text mode would turn each "\r" into a newline
+    p.stdout, p.stderr = p.stdout.decode(), p.stderr.decode()
+    return p
+
+def progress_lines(err):
+    """The progress lines of a stderr text: each is "\\r<text>\\033[K"; the last must be the
+    erasure "\\r\\033[K"."""
+    parts = err.split("\r")
+    check(parts[0] == "", f"stderr does not start with a carriage return: {err[:80]!r}")
+    check(parts[-1] == "\033[K", f"the progress line is not erased at the end: {err[-40:]!r}")
+    return [p[:-3] for p in parts[1:-1] if p.endswith("\033[K") and p != "\033[K"]
+
+# ---- forced: every step of otis table, in order, with its row's name -----------------------
+table = ["otis", "table", "--n", 16, "--json"]
+plain = pinet_env(None, *table)
+forced = pinet_env("1", *table)
+check(plain.returncode == 0 and forced.returncode == 0, "otis table --n 16 runs")
+check(plain.stderr == "", f"stderr into a pipe must stay empty, got {plain.stderr[:120]!r}")
+check(forced.stdout == plain.stdout, "progress changed stdout")
+rows = [r["operation"] for r in json.loads(plain.stdout)["rows"]]
+lines = progress_lines(forced.stderr)
+want = [f"pinet: otis table: {i + 1}/{len(rows)} {op}" for i, op in enumerate(rows)]
+check(lines == want, f"progress lines {lines[:3]}... want {want[:3]}...")
+
+# ---- forced: recon em counts its iterations ---------------------------------------------------
+em = ["recon", "em", "--phantom", "disk", "--views", 16, "--size", 16, "--iters", 5, "--json"]
+forced = pinet_env("1", *em)
+check(forced.returncode == 0, f"recon em: exit {forced.returncode}")
+check(progress_lines(forced.stderr) == [f"pinet: recon em: {k}/5 iterations" for k in range(1, 6)],
+      f"recon em progress {forced.stderr!r}")
+check(pinet_env("0", *em).stderr == "" and pinet_env(None, *em).stderr == "",
+      "PINET_PROGRESS=0 or a pipe: no progress")
+
+# ---- PINET_PROGRESS=0 on a terminal, and a short run on a terminal: nothing --------------------
+def on_terminal(progress, *args):
+    """Run with stderr on a pseudo-terminal; return (exit code, seconds, stderr bytes)."""
+    master, slave = pty.openpty()
+    env = dict(os.environ)
+    env.pop("PINET_PROGRESS", None)
+    if progress is not None:
+        env["PINET_PROGRESS"] = progress
+    t0 = time.monotonic()
+    p = subprocess.Popen([pinet, *map(str, args)], stdout=subprocess.DEVNULL, stderr=slave,
+                         env=env)
+    os.close(slave)
+    out = b""
+    while True:
+        r, _, _ = select.select([master], [], [], 0.2)
+        if r:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                break
+            out += chunk
+        elif p.poll() is not None:
+            break
+    p.wait()
+    os.close(master)
+    return p.returncode, time.monotonic() - t0, out.decode()
+
+rc, secs, err = on_terminal("0", *table)
+check(rc == 0 and err == "", f"PINET_PROGRESS=0 on a terminal: {err[:80]!r}")
+rc, secs, err = on_terminal(None, "otis", "table", "--n", 4, "--json")
+check(rc == 0 and (secs > 1.0 or err == ""), f"a {secs:.2f} s run showed progress: {err[:80]!r}")
+# A run of well over a second on a terminal shows it (a slower machine only makes it longer).
+rc, secs, err = on_terminal(None, "recon", "em", "--phantom", "disk", "--views", 128, "--size",
+                            192, "--iters", 400, "--json")
+print(f"  recon em on a terminal: {secs:.1f} s, {err.count(chr(13))} carriage returns")
+if secs > 2.0:
+    lines = progress_lines(err)
+    check(len(lines) > 0 and all(re.fullmatch(r"pinet: recon em: \d+/400 iterations", l)
+                                 for l in lines), f"terminal progress {err[:200]!r}")
+# The same long run into a pipe: nothing on stderr.
+long_em = pinet_env(None, "recon", "em", "--phantom", "disk", "--views", 128, "--size", 192,
+                    "--iters", 400, "--json")
+check(long_em.returncode == 0 and long_em.stderr == "",
+      f"a long run into a pipe wrote progress: {long_em.stderr[:80]!r}")
+PY
+cli_finish
