@@ -586,6 +586,22 @@ int pinet_cli_files_parse(pinet_cli_files *fl, const char *context, const char *
                                    first);
   fl->dir = opts[0].present ? opts[0].value : ".";
   fl->json = opts[1].present;
+  if (rc != PINET_CLI_CONTINUE) return rc;
+  /* Refuse an unusable directory before the first file, so that --json never stops half-way
+   * through its list. */
+  struct stat sb;
+  if (stat(fl->dir, &sb) != 0) {
+    return pinet_cli_fail(context, PINET_ERR_IO, "--out '%s': cannot write: %s", fl->dir,
+                          strerror(errno));
+  }
+  if (!S_ISDIR(sb.st_mode)) {
+    return pinet_cli_fail(context, PINET_ERR_IO, "--out '%s': cannot write: not a directory",
+                          fl->dir);
+  }
+  if (access(fl->dir, W_OK) != 0) {
+    return pinet_cli_fail(context, PINET_ERR_IO, "--out '%s': cannot write: %s", fl->dir,
+                          strerror(errno));
+  }
   return rc;
 }
 

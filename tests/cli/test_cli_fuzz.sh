@@ -5,7 +5,7 @@
 # names, small sizes, real files) or hostile (negative, huge, NaN, empty, text, directories,
 # missing files), plus unknown and repeated options. Every run must end by itself (no signal, no
 # hang), with an exit status of the documented set 0-5, and every error (2-5) must be exactly one
-# stderr line "pinet: ...". A failure prints the command line to replay it.
+# stderr line "pinet: ..." with nothing on stdout. A failure prints the command line to replay it.
 #   PINET_FUZZ_RUNS=N (default 300) runs; PINET_TEST_SEED=S replays a seed.
 # Usage: bash test_cli_fuzz.sh PATH/TO/pinet
 . "$(dirname "$0")/cli_test_lib.sh"
@@ -198,6 +198,8 @@ for run_no in range(RUNS):
         lines = err.splitlines()
         check(len(lines) == 1 and lines[0].startswith("pinet: "),
               f"run {run_no}: exit {p.returncode} with stderr {err[:300]!r}: {replay}")
+        check(p.stdout == b"", f"run {run_no}: exit {p.returncode} after writing "
+              f"{p.stdout[:120]!r} to stdout: {replay}")
 print(f"  {RUNS} runs over {len(cmds)} commands in {time.monotonic() - t_start:.1f} s; "
       f"exit 0-5: {exits}")
 PY

@@ -154,5 +154,13 @@ expect_error(["--pes", 2, "--bins", 256, "--input", above5], 4, "pixel (1, 0) = 
 adir = os.path.join(work, "adir")
 os.mkdir(adir)
 expect_error(["--pes", 2, "--bins", 16, "--input", adir], 4, f"'{adir}' is a directory")
+
+# curves --json into an unusable --out: one error before any output (before: '{"files":[' on
+# stdout, then exit 4).
+missing = os.path.join(work, "no_such_dir")
+expect_error(["curves", "--out", missing, "--json"], 4, f"--out '{missing}': cannot write: No such file")
+a_file = os.path.join(work, "plain_file")
+open(a_file, "w").close()
+expect_error(["curves", "--out", a_file, "--json"], 4, "cannot write: not a directory")
 PY
 cli_finish

@@ -143,5 +143,13 @@ for extra in ([], ["--json"]):
         expect_error(base + ["--beta", 1e308, "--tau", 1e308, "--strategy", s] + extra, 3, "overflow")
 o = run_json(*base, "--beta", 1e300, "--tau", 1e300, "--strategy", "sequential")
 check(o["formula_holds"] is True and o["time"] is not None, "large finite times still run")
+
+# curves --json into an unusable --out: one error before any output (before: '{"files":[' on
+# stdout, then exit 4).
+missing = os.path.join(work, "no_such_dir")
+expect_error(["curves", "--out", missing, "--json"], 4, f"--out '{missing}': cannot write: No such file")
+a_file = os.path.join(work, "plain_file")
+open(a_file, "w").close()
+expect_error(["curves", "--out", a_file, "--json"], 4, "cannot write: not a directory")
 PY
 cli_finish
