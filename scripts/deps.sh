@@ -6,8 +6,8 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config zlib1g-dev python3
-  verilator libsystemc-dev libcmocka-dev gtkwave yosys iverilog
-  libfftw3-dev libpng-dev xvfb xauth imagemagick
+  verilator libsystemc-dev libcmocka-dev gtkwave yosys iverilog z3
+  libfftw3-dev libpng-dev xvfb xauth imagemagick libopenmpi-dev openmpi-bin
 )
 
 case "${1:-}" in

@@ -1032,6 +1032,30 @@ static void test_shuffle_ring_exchange(void **state) {
  * must be: the predecessor map a single N-cycle, its edges forward de Bruijn links, successor and
  * predecessor consistent; for N = 8 the ring of the prefer-one de Bruijn sequence 00011101
  * (windows 0, 1, 3, 7, 6, 5, 2, 4); for N = 2 the four channels joining PE 0 and PE 1. */
+/* pinet_shuffle_apply: COPY copies, ADD adds element by element with int32 wrap-around and
+ * float rounding as C computes it here; bad arguments are refused. */
+static void test_shuffle_apply(void **state) {
+  (void)state;
+  uint32_t d32[3] = {1u, 0xFFFFFFFFu, 7u}, s32[3] = {2u, 3u, 0u};
+  assert_int_equal(pinet_shuffle_apply(PINET_SHUFFLE_I32, PINET_SHUFFLE_ADD, d32, s32, 3),
+                   PINET_OK);
+  assert_int_equal(d32[0], 3u);
+  assert_int_equal(d32[1], 2u); /* 2^32 - 1 + 3 wraps to 2 */
+  assert_int_equal(d32[2], 7u);
+  float df[2] = {1.0f, 16777216.0f}, sf[2] = {0.5f, 1.0f};
+  assert_int_equal(pinet_shuffle_apply(PINET_SHUFFLE_F32, PINET_SHUFFLE_ADD, df, sf, 2), PINET_OK);
+  assert_true(df[0] == 1.5f && df[1] == 16777216.0f); /* 2^24 + 1 rounds back in float */
+  double dd[2] = {0, 0}, sd[2] = {0.25, -8.0};
+  assert_int_equal(pinet_shuffle_apply(PINET_SHUFFLE_F64, PINET_SHUFFLE_COPY, dd, sd, 2), PINET_OK);
+  assert_true(dd[0] == 0.25 && dd[1] == -8.0);
+  assert_int_equal(pinet_shuffle_apply(PINET_SHUFFLE_I32, PINET_SHUFFLE_ADD, NULL, s32, 1),
+                   PINET_ERR_NULL);
+  assert_int_equal(pinet_shuffle_apply((pinet_shuffle_elem)9, PINET_SHUFFLE_ADD, d32, s32, 1),
+                   PINET_ERR_RANGE);
+  assert_int_equal(pinet_shuffle_apply(PINET_SHUFFLE_I32, (pinet_shuffle_combine)2, d32, s32, 1),
+                   PINET_ERR_RANGE);
+}
+
 static void test_shuffle_ring_exchange_default(void **state) {
   (void)state;
   static const uint32_t prefer_one8[8] = {0, 1, 3, 7, 6, 5, 2, 4};
@@ -1270,6 +1294,7 @@ int main(void) {
       cmocka_unit_test(test_shuffle_ring),
       cmocka_unit_test(test_shuffle_ring_exchange),
       cmocka_unit_test(test_shuffle_ring_exchange_default),
+      cmocka_unit_test(test_shuffle_apply),
       cmocka_unit_test(test_shuffle_custom_rules),
       cmocka_unit_test(test_shuffle_builtins_pass_rules),
   };

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "pinet/image.h"
+#include "pinet/shuffle.h"
 #include "pinet/status.h"
 
 /* Exit codes: documented in README.md ("Exit codes"); never renumber. */
@@ -199,5 +200,15 @@ int pinet_cli_files_close(pinet_cli_files *fl, const char *context, FILE *f, con
  * "PATH: cannot write". */
 int pinet_cli_files_svg(pinet_cli_files *fl, const char *context, const char *path,
                         const pinet_plot *plot);
+
+/* ---- shuffle run with another executor ------------------------------------------------------
+ * `pinet shuffle run` parses, reads its input, places it, executes the schedule and reports; the
+ * executor is pinet_shuffle_execute, or (pinet-mpi) one that runs the schedule on MPI ranks and
+ * leaves every memory in pe_mem / host_mem as pinet_shuffle_execute would. argv[0] is "shuffle",
+ * argv[1] "run"; exec NULL = pinet_shuffle_execute. Returns the exit code. */
+typedef pinet_status (*pinet_cli_shuffle_exec)(void *exec_ctx, const pinet_shuffle_schedule *s,
+                                               pinet_shuffle_elem elem, void *const *pe_mem,
+                                               void *host_mem);
+int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, void *exec_ctx);
 
 #endif /* PINET_CLI_H */

@@ -445,7 +445,7 @@ static void print_run_text(const pinet_shuffle_schedule *s, pinet_shuffle_elem e
   }
 }
 
-static int cmd_run(int argc, char **argv) {
+int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, void *exec_ctx) {
   const char *ctx = "shuffle run";
   pinet_cli_opt opts[] = {
       {"op", 1, "OP", "bcast|bcast-host|scatter|integrate|allgather|gather|upload", NULL, 0},
@@ -588,7 +588,8 @@ static int cmd_run(int argc, char **argv) {
         store(elem, mem, off + (size_t)i, &in, k++);
       }
     }
-    st = pinet_shuffle_execute(s, elem, pe_mem, host_mem);
+    st = exec != NULL ? exec(exec_ctx, s, elem, pe_mem, host_mem)
+                      : pinet_shuffle_execute(s, elem, pe_mem, host_mem);
     if (st != PINET_OK) {
       rc = pinet_cli_fail(ctx, st, "execution failed");
     }
@@ -883,7 +884,7 @@ int pinet_cli_shuffle(int argc, char **argv) {
     return argc < 2 ? PINET_EXIT_USAGE : PINET_EXIT_OK;
   }
   if (strcmp(argv[1], "run") == 0) {
-    return cmd_run(argc, argv);
+    return pinet_cli_shuffle_run(argc, argv, NULL, NULL);
   }
   if (strcmp(argv[1], "ring") == 0) {
     return cmd_ring(argc, argv);

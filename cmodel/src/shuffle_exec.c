@@ -41,6 +41,21 @@ static void add_range(pinet_shuffle_elem elem, unsigned char *dst, const unsigne
   }
 }
 
+pinet_status pinet_shuffle_apply(pinet_shuffle_elem elem, pinet_shuffle_combine combine,
+                                 void *dst, const void *src, size_t count) {
+  RETURN_ERROR_IF(dst == NULL || src == NULL, PINET_ERR_NULL);
+  const size_t esize = pinet_shuffle_elem_size(elem);
+  RETURN_ERROR_IF(esize == 0, PINET_ERR_RANGE);
+  if (combine == PINET_SHUFFLE_COPY) {
+    memcpy(dst, src, count * esize);
+  } else if (combine == PINET_SHUFFLE_ADD) {
+    add_range(elem, dst, src, count);
+  } else {
+    return PINET_ERR_RANGE;
+  }
+  return PINET_OK;
+}
+
 static unsigned char *mem_of(void *const *pe_mem, void *host_mem, int32_t pe) {
   return (unsigned char *)(pe < 0 ? host_mem : pe_mem[pe]);
 }
@@ -87,11 +102,7 @@ pinet_status pinet_shuffle_execute_steps(const pinet_shuffle_schedule *sched,
       for (size_t i = 0; i < nt; i++) {
         if (t[i].combine == want) {
           unsigned char *dst = mem_of(pe_mem, host_mem, t[i].dst) + t[i].dst_offset * esize;
-          if (want == PINET_SHUFFLE_COPY) {
-            memcpy(dst, stage + pos * esize, t[i].words * esize);
-          } else {
-            add_range(elem, dst, stage + pos * esize, t[i].words);
-          }
+          (void)pinet_shuffle_apply(elem, want, dst, stage + pos * esize, t[i].words);
         }
         pos += t[i].words;
       }

@@ -273,6 +273,13 @@ pinet_status pinet_shuffle_schedule_output_region(const pinet_shuffle_schedule *
 
 /* ---- the engine -------------------------------------------------------------------------- */
 
+/* Apply `count` incoming words at `src` to `dst` as the engine does: COPY copies them, ADD adds
+ * them element by element (i32 wraps modulo 2^32). For executors outside this library (MPI,
+ * testbenches), so that a combine means one thing everywhere. PINET_ERR_NULL;
+ * PINET_ERR_RANGE (elem or combine unknown). */
+pinet_status pinet_shuffle_apply(pinet_shuffle_elem elem, pinet_shuffle_combine combine,
+                                 void *dst, const void *src, size_t count);
+
 /* Execute every step of a finished schedule in place. pe_mem[i] (i < N) points to mem_words
  * elements of type `elem`; host_mem to host_words elements (may be NULL if host_words is 0).
  * Words outside the schedule's regions are left alone. PINET_ERR_NULL; PINET_ERR_RANGE (elem);
