@@ -17,21 +17,33 @@ cosim=$1 pinet=$2
 . "$(dirname "$0")/../common/fault_injection.sh"
 tmp=$fi_tmp
 
+# same_image ALGO N EXT SIZE VIEWS [--iters K]: the cosim's --out and `pinet recon ALGO ... --fixed
+# --out` under the same file name (an Interfile header names its data file) are byte-identical;
+# both JSON documents are left in $tmp/rtl.json and $tmp/cli.json.
+same_image() {
+  local algo=$1 n=$2 ext=$3 size=$4 views=$5
+  shift 5
+  mkdir -p "$tmp/rtl" "$tmp/cli"
+  local out
+  out=$("$cosim" --algo "$algo" --pes "$n" --size "$size" --views "$views" "$@" \
+          --out "$tmp/rtl/img.$ext" --json "$tmp/rtl.json" --quiet 2>&1)
+  [[ $out == "PASS recon_system matched "* ]] || fail "$algo N=$n .$ext: $out"
+  "$pinet" recon "$algo" --phantom shepp-logan --views "$views" --size "$size" --pes "$n" "$@" \
+    --fixed --out "$tmp/cli/img.$ext" --json >"$tmp/cli.json" || fail "$algo N=$n: pinet failed"
+  cmp -s "$tmp/rtl/img.$ext" "$tmp/cli/img.$ext" ||
+    fail "$algo N=$n: --out .$ext differs from pinet recon $algo"
+  if [ "$ext" = hv ]; then
+    cmp -s "$tmp/rtl/img.v" "$tmp/cli/img.v" ||
+      fail "$algo N=$n: the .v data differs from pinet recon $algo"
+  fi
+}
+
 # ---- the image equals the C model's, byte for byte ---------------------------------------------
 for n in 2 4 8 16; do
   for ext in f32 hv png; do
-    size=32 views=32
+    views=32
     [ "$n" -eq 16 ] && views=48  # views not a multiple of N: the last PE has fewer
-    mkdir -p "$tmp/rtl" "$tmp/cli"  # the same file names: an Interfile header names its data file
-    out=$("$cosim" --algo fbp --pes $n --size $size --views $views --out "$tmp/rtl/img.$ext" \
-            --json "$tmp/rtl.json" --quiet 2>&1)
-    [[ $out == "PASS recon_system matched "* ]] || fail "N=$n .$ext: $out"
-    "$pinet" recon fbp --phantom shepp-logan --views $views --size $size --pes $n --fixed \
-      --out "$tmp/cli/img.$ext" --json >"$tmp/cli.json" || fail "N=$n: pinet recon fbp failed"
-    cmp -s "$tmp/rtl/img.$ext" "$tmp/cli/img.$ext" || fail "N=$n: --out .$ext differs from pinet recon fbp"
-    if [ "$ext" = hv ]; then
-      cmp -s "$tmp/rtl/img.v" "$tmp/cli/img.v" || fail "N=$n: the .v data differs from pinet recon fbp"
-    fi
+    same_image fbp "$n" "$ext" 32 "$views"
   done
   python3 - "$tmp/rtl.json" "$tmp/cli.json" "$n" <<'PY' || fail "N=$n: JSON"
 import json, sys
@@ -59,16 +71,7 @@ done
 # ---- EM: the image equals the C model's, byte for byte ------------------------------------------
 for n in 2 4 8 16; do
   for ext in f32 hv png; do
-    size=32 views=32 iters=3
-    out=$("$cosim" --algo em --pes $n --size $size --views $views --iters $iters \
-            --out "$tmp/rtl/img.$ext" --json "$tmp/rtl.json" --quiet 2>&1)
-    [[ $out == "PASS recon_system matched "* ]] || fail "EM N=$n .$ext: $out"
-    "$pinet" recon em --phantom shepp-logan --views $views --size $size --pes $n --iters $iters \
-      --fixed --out "$tmp/cli/img.$ext" --json >"$tmp/cli.json" || fail "EM N=$n: pinet recon em failed"
-    cmp -s "$tmp/rtl/img.$ext" "$tmp/cli/img.$ext" || fail "EM N=$n: --out .$ext differs from pinet recon em"
-    if [ "$ext" = hv ]; then
-      cmp -s "$tmp/rtl/img.v" "$tmp/cli/img.v" || fail "EM N=$n: the .v data differs from pinet recon em"
-    fi
+    same_image em "$n" "$ext" 32 32 --iters 3
   done
   python3 - "$tmp/rtl.json" "$tmp/cli.json" "$n" <<'PY' || fail "EM N=$n: JSON"
 import json, sys
