@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds (Release) and runs every CTest test
-# (labels unit, cli, cosim, tb, lint, synth, mpi), then rebuilds the C model with AddressSanitizer +
+# (labels unit, cli, cosim, tb, lint, synth, formal, mpi), then rebuilds the C model with AddressSanitizer +
 # UBSan and runs the unit and CLI tests again. Exit status 0 only if everything passed.
 #
 #   bash scripts/test.sh [--no-deps] [--no-sanitize] [--long] [-L LABEL_REGEX]

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# check_formal_faults.sh - the proofs can fail: each deliberate bug, applied with sed to a copy of
+# rtl/ in a temporary directory, must make `scripts/formal.sh --rtl COPY` print a FAIL line for
+# its block with a trace file that exists (VCD, with its GTKWave save file), and exit 1. A sed
+# that changes nothing fails this test (the bug would not be there).
+# Usage: bash check_formal_faults.sh <source dir>
+set -uo pipefail
+src=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# fault NAME FILE SED-EXPRESSION ONLY-REGEX BLOCK
+fault() {
+  local name=$1 file=$2 expr=$3 only=$4 block=$5
+  local copy=$work/$name
+  rm -rf "$copy"
+  cp -r "$src/rtl" "$copy"
+  sed -i "$expr" "$copy/$file"
+  if cmp -s "$src/rtl/$file" "$copy/$file"; then
+    fail "$name: the sed changed nothing in $file"
+    return
+  fi
+  local out rc=0
+  out=$(bash "$src/scripts/formal.sh" --rtl "$copy" --work "$work/$name.work" --only "$only") ||
+    rc=$?
+  local line
+  line=$(grep -m1 "^FAIL $block " <<<"$out")
+  local trace
+  trace=$(sed -n 's/.* trace \([^ ]*\.vcd\).*/\1/p' <<<"$line")
+  if [ $rc -ne 1 ]; then
+    fail "$name: formal.sh exited $rc, expected 1: $out"
+  elif [ -z "$line" ]; then
+    fail "$name: no 'FAIL $block' line: $out"
+  elif [ -z "$trace" ] || [ ! -s "$trace" ] || [ ! -s "${trace%.vcd}.gtkw" ]; then
+    fail "$name: no trace file with a save file: $line"
+  else
+    echo "caught $name: $line"
+  fi
+}
+
+# rta_switch: OFF, terminal 4 takes terminal 1's word (two outputs carry one input)
+fault switch_t4 rta_switch.sv 's/assign t4_o = on_i ? t3_i : t2_i;/assign t4_o = on_i ? t3_i : t1_i;/' \
+  "rta_switch spec" rta_switch
+# rta_ring: switch p's terminal 3 wired to the wrong bypass direction
+fault ring_bypass rta_ring.sv 's/\.t3_i(seg_right\[p\*Width +: Width\]),/.t3_i(seg_left[p*Width +: Width]),/' \
+  "rta_ring route\\(N=8\\)" rta_ring
+# rta_torus2d: the column rings take the row rings' switch bits
+fault torus_bits rta_torus2d.sv 's/bitmap_i\[(Side+c)\*RingSwitches +: RingSwitches\]/bitmap_i[c*RingSwitches +: RingSwitches]/' \
+  "rta_torus2d route" rta_torus2d
+
+if [ $fails -ne 0 ]; then
+  echo "check_formal_faults: $fails failure(s)"
+  exit 1
+fi
+echo "check_formal_faults: every deliberate bug was caught with a trace"
