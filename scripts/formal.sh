@@ -42,6 +42,7 @@ mkdir -p "$work" || { echo "formal: cannot create --work '$work'" >&2; exit 2; }
 #             | mode (induction or bmc) | depth | default or deep
 # Combinational blocks: one step covers every input, so induction at k = 1 is a complete proof.
 fabric="r:rta_pkg.sv r:rta_switch.sv r:rta_ring.sv r:rta_torus2d.sv f:rta_ring_spec.sv"
+ctrl="r:rta_pkg.sv r:rta_bitmap_ctrl.sv f:rta_bitmap_ctrl.sv"
 proofs=(
   "rta_switch|spec|rta_switch_formal|Width=32|r:rta_switch.sv f:rta_switch.sv|induction|1|default"
   "rta_ring|route(N=4)|rta_ring_formal|N=4|$fabric f:rta_ring.sv|induction|1|default"
@@ -51,6 +52,10 @@ proofs=(
   "rta_ring|contention(N=8)|rta_ring_formal|N=8|$fabric f:rta_ring.sv|induction|1|default"
   "rta_ring|contention(N=16)|rta_ring_formal|N=16|$fabric f:rta_ring.sv|induction|1|deep"
   "rta_torus2d|route(Side=4)|rta_torus2d_formal|Side=4|$fabric f:rta_torus2d_spec.sv f:rta_torus2d.sv|induction|1|default"
+  "rta_bitmap_ctrl|legal(Side=8)|rta_bitmap_ctrl_formal|Side=8|$ctrl|induction|4|default"
+  "rta_bitmap_ctrl|command(Side=8)|rta_bitmap_ctrl_formal|Side=8|$ctrl|induction|4|default"
+  "rta_bitmap_ctrl|legal(Side=16)|rta_bitmap_ctrl_formal|Side=16|$ctrl|induction|2|deep"
+  "rta_bitmap_ctrl|command(Side=16)|rta_bitmap_ctrl_formal|Side=16|$ctrl|induction|2|deep"
 )
 
 # gtkw_for VCD TOP: a GTKWave save file beside the trace with the top's signals.

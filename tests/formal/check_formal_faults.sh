@@ -49,6 +49,9 @@ fault ring_bypass rta_ring.sv 's/\.t3_i(seg_right\[p\*Width +: Width\]),/.t3_i(s
 # rta_torus2d: the column rings take the row rings' switch bits
 fault torus_bits rta_torus2d.sv 's/bitmap_i\[(Side+c)\*RingSwitches +: RingSwitches\]/bitmap_i[c*RingSwitches +: RingSwitches]/' \
   "rta_torus2d route" rta_torus2d
+# rta_bitmap_ctrl: ARTA mode accepts any bitmap (an illegal one can be written)
+fault ctrl_arta rta_bitmap_ctrl.sv 's/rta_pkg::ModeArta: check_legal = arta_ok;/rta_pkg::ModeArta: check_legal = 1'"'"'b1;/' \
+  "rta_bitmap_ctrl legal" rta_bitmap_ctrl
 
 if [ $fails -ne 0 ]; then
   echo "check_formal_faults: $fails failure(s)"
