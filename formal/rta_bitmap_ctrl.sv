@@ -1,55 +1,58 @@
 // Copyright pinet contributors.
 //
-// rta_bitmap_ctrl_formal: formal properties of rtl/rta_bitmap_ctrl.sv in 1D (one ring of Side
-// PEs, M = Side/2 - 1 switches), read by scripts/formal.sh with yosys -formal. One property group
-// per `ifdef CHECK_<GROUP>`.
+// rta_bitmap_ctrl_formal: formal properties of rtl/rta_bitmap_ctrl.sv (docs/formal.md), read by
+// scripts/formal.sh with yosys -formal. One property group per `ifdef CHECK_<GROUP>`. The
+// expected behaviour comes from formal/rta_bitmap_ctrl_spec.sv (written from docs/rta.md in
+// terms of blocks of PEs, not of the RTL's heap-number ranges).
 //
-// Specification (docs/rta.md, paper 004 section 6), written here without the RTL's functions:
-//   - switch p (ring position p, 0 .. M-1) has level tz(p+1) + 2; the SRTA pattern of level l
-//     (1 .. L, L = log2 Side) has exactly the switches of level <= l ON;
-//   - the ARTA tree is the complete binary tree whose in-order traversal lists the positions;
-//     position p with h = tz(p+1) heads the subtree of positions p+1-2^h .. p-1+2^h (1-based
-//     p+1 - (2^h - 1) .. p+1 + (2^h - 1)); a bitmap is ARTA-legal when every ON switch's subtree
-//     is all ON;
-//   - SRTA-legal = equal to some level's pattern; RTA mode: every bitmap is legal.
+// Environment (2 assumptions): reset (rst_ni low) in the first cycle; after that rst_ni and every
+// command input are free, so a reset may come at any cycle and any command, argument (all 16
+// bits) and raw bitmap may be presented at any cycle.
 //
-// Environment: reset in cycle 0 only (rst_ni low while f_init), then any command sequence.
+// The RTL's reset is asynchronous; yosys's async2sync makes it synchronous with the flops'
+// outputs forced to the reset values while rst_ni is low, which is what the RTL shows between
+// the falling edge of rst_ni and the next clock edge. A "cycle" below is one clock edge.
 //
-// Groups:
-//   legal      the held state is always legal: mode_o is SRTA, ARTA or RTA, and bitmap_o is
-//              legal in mode_o;
-//   command    one cycle after a taken command: refused (err_o != ErrOk) -> bitmap_o and mode_o
-//              unchanged; CmdWriteRaw accepted exactly when its bitmap is legal in the mode, and
-//              then bitmap_o is that bitmap; CmdSetLevel l accepted exactly when 1 <= l <= L, and
-//              then bitmap_o is the level-l pattern; no command taken -> nothing changes.
-// Both are proven by k-induction (unbounded), not only BMC.
+// Groups (f_cmd: the previous cycle took a command, i.e. rst_ni high and cmd_valid_i; the state
+// before it and the specification's verdict on it are kept in p_* registers):
+//   legal   the held state is always legal: mode_o is SRTA, ARTA or RTA, and bitmap_o is legal
+//           in mode_o (an SRTA level's pattern; ARTA closed under descendants, 2D classes
+//           uniform). Inductive on its own.
+//   reset   while rst_ni is low, and in the cycle after, the state is SRTA, every switch ON, OK;
+//           with cmd_valid_i low (and no reset) nothing changes, err_o included.
+//   reject  a command the specification refuses leaves bitmap_o and mode_o as they were and sets
+//           err_o to the specification's error code (the first failing check of docs/rta.md's
+//           table).
+//   accept  a command the specification accepts sets err_o to OK and the state to the
+//           specification's: WRITE_RAW's bitmap, SET_LEVEL's pattern, the ARTA edit, SET_MODE's
+//           mode (bitmap kept), NOP nothing.
+// reject and accept speak of one clock edge from any state whose mode is 0 .. 2; the mode is
+// the strengthening invariant asserted with them (an unreachable mode 3 is not specified).
 
 module rta_bitmap_ctrl_formal #(
-  parameter int  Side = 8,
-  localparam int M    = Side / 2 - 1,
-  localparam int L    = $clog2(Side)
+  parameter int  Dim         = 1,
+  parameter int  Side        = 8,
+  localparam int NumSwitches = (Dim == 1) ? Side / 2 - 1 : Side * (Side - 2),
+  localparam int ArgW        = rta_pkg::RtaArgWidth
 ) (
-  input logic                            clk_i,
-  input logic                            cmd_valid_i,
-  input logic [2:0]                      cmd_op_i,
-  input logic [rta_pkg::RtaArgWidth-1:0] cmd_arg_i,
-  input logic [M-1:0]                    cmd_bitmap_i
+  input logic                   clk_i,
+  input logic                   rst_ni,
+  input logic                   cmd_valid_i,
+  input logic [2:0]             cmd_op_i,
+  input logic [ArgW-1:0]        cmd_arg_i,
+  input logic [NumSwitches-1:0] cmd_bitmap_i
 );
 
-  // Reset in the first cycle only (an initialised register: the initial state of BMC).
-  logic f_init = 1'b1;
-  always @(posedge clk_i) f_init <= 1'b0;
-
-  logic [M-1:0] bitmap;
-  logic [1:0]   mode;
-  logic [2:0]   err;
+  logic [NumSwitches-1:0] bitmap;
+  logic [1:0]             mode;
+  logic [2:0]             err;
 
   rta_bitmap_ctrl #(
-    .Dim (1),
+    .Dim (Dim),
     .Side(Side)
   ) u_dut (
     .clk_i       (clk_i),
-    .rst_ni      (!f_init),
+    .rst_ni      (rst_ni),
     .cmd_valid_i (cmd_valid_i),
     .cmd_op_i    (cmd_op_i),
     .cmd_arg_i   (cmd_arg_i),
@@ -59,94 +62,100 @@ module rta_bitmap_ctrl_formal #(
     .err_o       (err)
   );
 
-  // ---- the specification -----------------------------------------------------------------------
+  logic                   legal;
+  logic [NumSwitches-1:0] exp_bitmap;
+  logic [1:0]             exp_mode;
+  logic [2:0]             exp_err;
 
-  // Trailing zeros of x (x >= 1, below 2^16).
-  function automatic int tz(int x);
-    tz = 0;
-    for (int i = 0; i < 16; i++) begin
-      if ((x & ((1 << (i + 1)) - 1)) == 0) tz = i + 1;
-    end
-  endfunction
+  rta_bitmap_ctrl_spec #(
+    .Dim (Dim),
+    .Side(Side)
+  ) u_spec (
+    .mode_i       (mode),
+    .bitmap_i     (bitmap),
+    .err_i        (err),
+    .cmd_valid_i  (cmd_valid_i),
+    .cmd_op_i     (cmd_op_i),
+    .cmd_arg_i    (cmd_arg_i),
+    .cmd_bitmap_i (cmd_bitmap_i),
+    .legal_o      (legal),
+    .next_bitmap_o(exp_bitmap),
+    .next_mode_o  (exp_mode),
+    .next_err_o   (exp_err)
+  );
 
-  function automatic logic [M-1:0] level_pattern(int l);
-    for (int p = 0; p < M; p++) level_pattern[p] = (tz(p + 1) + 2 <= l);
-  endfunction
+  /////////////////
+  // Environment //
+  /////////////////
 
-  function automatic logic srta_legal(logic [M-1:0] b);
-    srta_legal = 1'b0;
-    for (int l = 1; l <= L; l++) begin
-      if (b == level_pattern(l)) srta_legal = 1'b1;
-    end
-  endfunction
+  logic f_first = 1'b1;  // the first cycle (an initialised register: BMC's initial state)
+  always @(posedge clk_i) f_first <= 1'b0;
 
-  function automatic logic arta_legal(logic [M-1:0] b);
-    int h;
-    arta_legal = 1'b1;
-    for (int p = 0; p < M; p++) begin
-      h = tz(p + 1);
-      for (int q = 0; q < M; q++) begin
-        // q inside p's subtree: |(q + 1) - (p + 1)| < 2^h
-        if (b[p] && !b[q] && q + 1 > p + 1 - (1 << h) && q + 1 < p + 1 + (1 << h)) begin
-          arta_legal = 1'b0;
-        end
-      end
-    end
-  endfunction
+  always @(*) begin
+    if (f_first) assume (!rst_ni);
+  end
 
-  function automatic logic legal_in(logic [1:0] m, logic [M-1:0] b);
-    legal_in = (m == 2'd0) ? srta_legal(b) : (m == 2'd1) ? arta_legal(b) : (m == 2'd2);
-  endfunction
+  ////////////////////////
+  // The previous cycle //
+  ////////////////////////
 
-  // ---- the properties --------------------------------------------------------------------------
+  logic                   p_rst = 1'b1;  // rst_ni was low
+  logic                   p_cmd = 1'b0;  // a command was taken
+  logic                   p_idle = 1'b0;  // no reset and no command
+  logic [NumSwitches-1:0] p_bitmap, p_exp_bitmap;
+  logic [1:0]             p_mode, p_exp_mode;
+  logic [2:0]             p_err, p_exp_err;
+
+  always @(posedge clk_i) begin
+    p_rst        <= !rst_ni;
+    p_cmd        <= rst_ni && cmd_valid_i;
+    p_idle       <= rst_ni && !cmd_valid_i;
+    p_bitmap     <= bitmap;
+    p_mode       <= mode;
+    p_err        <= err;
+    p_exp_bitmap <= exp_bitmap;
+    p_exp_mode   <= exp_mode;
+    p_exp_err    <= exp_err;
+  end
+
+  ////////////////
+  // Properties //
+  ////////////////
 
 `ifdef CHECK_LEGAL
   always @(*) begin
-    if (!f_init) begin
-      assert (mode != 2'd3);
-      assert (legal_in(mode, bitmap));
+    assert (mode != 2'd3);
+    assert (legal);
+  end
+`endif
+
+`ifdef CHECK_RESET
+  always @(*) begin
+    if (!rst_ni || p_rst) begin
+      assert (bitmap == '1 && mode == 2'd0 && err == 3'd0);
+    end
+    if (rst_ni && p_idle) begin
+      assert (bitmap == p_bitmap && mode == p_mode && err == p_err);
     end
   end
 `endif
 
-`ifdef CHECK_COMMAND
-  // The cycle before: whether a command was taken, the command, and the state it met.
-  logic                            p_ok = 1'b0;  // the registers below hold a real past cycle
-  logic                            p_valid;
-  logic [2:0]                      p_op;
-  logic [rta_pkg::RtaArgWidth-1:0] p_arg;
-  logic [M-1:0]                    p_cmd_bitmap, p_bitmap;
-  logic [1:0]                      p_mode;
-  logic [2:0]                      p_err;
-  always @(posedge clk_i) begin
-    p_ok         <= !f_init;
-    p_valid      <= cmd_valid_i;
-    p_op         <= cmd_op_i;
-    p_arg        <= cmd_arg_i;
-    p_cmd_bitmap <= cmd_bitmap_i;
-    p_bitmap     <= bitmap;
-    p_mode       <= mode;
-    p_err        <= err;
-  end
-
+`ifdef CHECK_REJECT
   always @(*) begin
-    if (p_ok && !f_init) begin
-      if (!p_valid) begin
-        assert (bitmap == p_bitmap && mode == p_mode && err == p_err);
-      end else begin
-        if (err != 3'd0) begin
-          assert (bitmap == p_bitmap && mode == p_mode);
-        end
-        if (p_op == 3'd5) begin  // CmdWriteRaw
-          assert ((err == 3'd0) == legal_in(p_mode, p_cmd_bitmap));
-          if (err == 3'd0) assert (bitmap == p_cmd_bitmap);
-        end
-        if (p_op == 3'd2) begin  // CmdSetLevel
-          assert ((err == 3'd0) == (p_arg >= 1 && p_arg <= L));
-          if (err == 3'd0) assert (bitmap == level_pattern(p_arg));
-        end
-        if (p_op == 3'd6 || p_op == 3'd7) assert (err == 3'd1);  // ErrBadOpcode
-      end
+    assert (mode != 2'd3);
+    if (rst_ni && p_cmd && p_exp_err != 3'd0) begin
+      assert (err == p_exp_err);
+      assert (bitmap == p_bitmap && mode == p_mode);
+    end
+  end
+`endif
+
+`ifdef CHECK_ACCEPT
+  always @(*) begin
+    assert (mode != 2'd3);
+    if (rst_ni && p_cmd && p_exp_err == 3'd0) begin
+      assert (err == 3'd0);
+      assert (bitmap == p_exp_bitmap && mode == p_exp_mode);
     end
   end
 `endif

@@ -2,61 +2,75 @@
 # The formal proofs of the RTL's invariants (docs/formal.md): yosys reads a block's RTL with its
 # property file (formal/<block>.sv, one group per `ifdef CHECK_<GROUP>`), yosys-smtbmc proves
 # each group with z3, and one line per group says what holds:
-#   PROVEN <block> <group> (induction k=K)   unbounded
+#   PROVEN <block> <group> (induction k=K)   unbounded: BMC to depth K from reset, then K-induction
 #   PASSED <block> <group> (BMC depth D)     bounded
-#   FAIL <block> <group> ... trace <file>    a counterexample, as VCD with a GTKWave save file
+#   FAIL <block> <group> (...) trace <file>  a counterexample, as VCD with a GTKWave save file
 # Exit status: 0 all hold, 1 a FAIL, 2 usage, 3 a tool missing.
 #
 #   bash scripts/formal.sh [--rtl DIR] [--work DIR] [--only REGEX] [--deep]
 #
 # --rtl DIR     prove the RTL of DIR (same file names as rtl/), e.g. a copy with a deliberate bug
-# --work DIR    where models and traces go (default: build/formal, else a temporary directory)
-# --only REGEX  only the rows whose "<block> <group>" matches
-# --deep        also the larger instances (minutes)
+# --work DIR    where models, logs and traces go (default: build/formal, else a temporary directory)
+# --only REGEX  only the groups whose "<block> <group>" matches
+# --deep        also the larger instances
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
+usage() { echo "formal: $* (try --help)" >&2; exit 2; }
 rtl=$root/rtl work="" only="" deep=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --rtl) rtl=${2:?--rtl needs a directory}; shift ;;
-    --work) work=${2:?--work needs a directory}; shift ;;
-    --only) only=${2:?--only needs a regex}; shift ;;
+    --rtl|--work|--only)
+      [ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs a value"
+      case "$1" in --rtl) rtl=$2 ;; --work) work=$2 ;; --only) only=$2 ;; esac
+      shift ;;
     --deep) deep=1 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "formal: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+    *) usage "unknown argument '$1'" ;;
   esac
   shift
 done
-for tool in yosys yosys-smtbmc z3; do
-  command -v "$tool" >/dev/null || { echo "formal: '$tool' not found (bash scripts/deps.sh)" >&2; exit 3; }
+for tool in yosys yosys-smtbmc z3 python3; do
+  command -v "$tool" >/dev/null ||
+    { echo "formal: '$tool' not found (bash scripts/deps.sh installs it)" >&2; exit 3; }
 done
-[ -d "$rtl" ] || { echo "formal: --rtl '$rtl' is not a directory" >&2; exit 2; }
+[ -d "$rtl" ] || usage "--rtl '$rtl' is not a directory"
 rtl=$(cd "$rtl" && pwd)
 if [ -z "$work" ]; then
   if [ -d "$root/build" ]; then work=$root/build/formal; else work=$(mktemp -d); fi
 fi
-mkdir -p "$work" || { echo "formal: cannot create --work '$work'" >&2; exit 2; }
+mkdir -p "$work" 2>/dev/null || usage "cannot create --work '$work'"
+work=$(cd "$work" && pwd)
 
-# The proofs: block | group | top module | parameters (chparam) | files (r: = --rtl, f: = formal/)
-#             | mode (induction or bmc) | depth | default or deep
-# Combinational blocks: one step covers every input, so induction at k = 1 is a complete proof.
+# The proofs, one row per instance:
+#   block | groups (each a CHECK_<GROUP> of the property file) | top | parameters (chparam)
+#   | files (r: from --rtl, f: from formal/) | mode (induction or bmc) | depth k | default or deep
+# Each group gets its own line, labelled <group>(<parameters>).
+# The fabric has no state: one step covers every input, and induction at k = 1 is complete.
+# The controller's groups are 1-inductive (docs/formal.md says why).
 fabric="r:rta_pkg.sv r:rta_switch.sv r:rta_ring.sv r:rta_torus2d.sv f:rta_ring_spec.sv"
-ctrl="r:rta_pkg.sv r:rta_bitmap_ctrl.sv f:rta_bitmap_ctrl.sv"
+ring="$fabric f:rta_ring.sv"
+torus="$fabric f:rta_torus2d_spec.sv f:rta_torus2d.sv"
+ctrl="r:rta_pkg.sv r:rta_bitmap_ctrl.sv f:rta_bitmap_ctrl_spec.sv f:rta_bitmap_ctrl.sv"
+ctrl_groups="legal reset reject accept"
 proofs=(
   "rta_switch|spec|rta_switch_formal|Width=32|r:rta_switch.sv f:rta_switch.sv|induction|1|default"
-  "rta_ring|route(N=4)|rta_ring_formal|N=4|$fabric f:rta_ring.sv|induction|1|default"
-  "rta_ring|route(N=8)|rta_ring_formal|N=8|$fabric f:rta_ring.sv|induction|1|default"
-  "rta_ring|route(N=16)|rta_ring_formal|N=16|$fabric f:rta_ring.sv|induction|1|default"
-  "rta_ring|contention(N=4)|rta_ring_formal|N=4|$fabric f:rta_ring.sv|induction|1|default"
-  "rta_ring|contention(N=8)|rta_ring_formal|N=8|$fabric f:rta_ring.sv|induction|1|default"
-  "rta_ring|contention(N=16)|rta_ring_formal|N=16|$fabric f:rta_ring.sv|induction|1|deep"
-  "rta_torus2d|route(Side=4)|rta_torus2d_formal|Side=4|$fabric f:rta_torus2d_spec.sv f:rta_torus2d.sv|induction|1|default"
-  "rta_bitmap_ctrl|legal(Side=8)|rta_bitmap_ctrl_formal|Side=8|$ctrl|induction|4|default"
-  "rta_bitmap_ctrl|command(Side=8)|rta_bitmap_ctrl_formal|Side=8|$ctrl|induction|4|default"
-  "rta_bitmap_ctrl|legal(Side=16)|rta_bitmap_ctrl_formal|Side=16|$ctrl|induction|2|deep"
-  "rta_bitmap_ctrl|command(Side=16)|rta_bitmap_ctrl_formal|Side=16|$ctrl|induction|2|deep"
+  "rta_ring|route contention|rta_ring_formal|N=4|$ring|induction|1|default"
+  "rta_ring|route contention|rta_ring_formal|N=8|$ring|induction|1|default"
+  "rta_ring|route|rta_ring_formal|N=16|$ring|induction|1|default"
+  "rta_ring|contention|rta_ring_formal|N=16|$ring|induction|1|deep"
+  "rta_torus2d|route|rta_torus2d_formal|Side=4|$torus|induction|1|default"
+  "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=1 Side=4|$ctrl|induction|1|default"
+  "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=1 Side=8|$ctrl|induction|1|default"
+  "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=1 Side=16|$ctrl|induction|1|default"
+  "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=2 Side=4|$ctrl|induction|1|default"
+  "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=2 Side=8|$ctrl|induction|1|default"
+  "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=1 Side=32|$ctrl|induction|1|deep"
+  "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=1 Side=64|$ctrl|induction|1|deep"
 )
+# When the induction step fails, BMC looks this deep for a reachable violation before the
+# step's own counterexample (which may start in an unreachable state) is reported.
+reach_depth=8
 
 # gtkw_for VCD TOP: a GTKWave save file beside the trace with the top's signals.
 gtkw_for() {
@@ -70,8 +84,15 @@ for line in open(vcd):
     elif line.startswith("$upscope"):
         depth -= 1
     elif line.startswith("$var") and depth == 1:
+        # "$var wire <size> <id> <name> [<range>] $end": yosys-smtbmc writes no range, and
+        # GTKWave then names a vector <name>[<size-1>:0].
         f = line.split()
-        names.append(f[4] + (f[5] if len(f) > 6 and f[5].startswith("[") else ""))
+        if len(f) > 6 and f[5].startswith("["):
+            names.append(f[4] + f[5])
+        elif int(f[2]) > 1:
+            names.append(f"{f[4]}[{int(f[2]) - 1}:0]")
+        else:
+            names.append(f[4])
     elif line.startswith("$enddefinitions"):
         break
 with open(re.sub(r"\.vcd$", ".gtkw", vcd), "w") as g:
@@ -81,57 +102,85 @@ with open(re.sub(r"\.vcd$", ".gtkw", vcd), "w") as g:
 PY
 }
 
-failed=0 ran=0
-for row in "${proofs[@]}"; do
-  IFS='|' read -r block group top params files mode depth kind <<<"$row"
-  [ "$kind" = deep ] && [ $deep -eq 0 ] && continue
-  if [ -n "$only" ] && ! [[ "$block $group" =~ $only ]]; then continue; fi
-  ran=$((ran + 1))
-  define="CHECK_$(echo "${group%%(*}" | tr '[:lower:]' '[:upper:]')"
-  stem=$work/${block}_$(echo "$group" | tr -c 'A-Za-z0-9\n' '_')
-  srcs=()
+# smtbmc LOG ARGS...: yosys-smtbmc on z3. --unroll: z3 4.8 takes seconds to minutes on the
+# uninterpreted state sort of write_smt2's model (e.g. 18 s for step 0 of the Side-16
+# controller) and well under a second once the state functions are unrolled.
+smtbmc() {
+  local log=$1
+  shift
+  yosys-smtbmc -s z3 --unroll "$@" >"$log" 2>&1
+}
+
+# prove BLOCK GROUP TOP PARAMS FILES MODE DEPTH: one group; prints its line, returns 1 on FAIL.
+prove() {
+  local block=$1 group=$2 top=$3 params=$4 files=$5 mode=$6 depth=$7
+  local label define stem f p chparam="" verdict="" vcd
+  label="$group($(tr ' ' ',' <<<"$params"))"
+  define="CHECK_$(tr '[:lower:]' '[:upper:]' <<<"$group")"
+  stem=$work/${block}_$(tr -c 'A-Za-z0-9\n' '_' <<<"$label")
+  local srcs=()
   for f in $files; do
     case "$f" in
       r:*) srcs+=("$rtl/${f#r:}") ;;
       f:*) srcs+=("$root/formal/${f#f:}") ;;
     esac
   done
-  chparam=""
   for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
-  rm -f "$stem.smt2" "$stem.vcd" "$stem.gtkw"
+  rm -f "$stem".*
+  # The model is written under a temporary name: no half-written .smt2 is left behind.
   if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -D$define ${srcs[*]};
         chparam$chparam $top; prep -top $top; async2sync; dffunmap;
-        write_smt2 -wires $stem.smt2" >/dev/null 2>&1; then
-    echo "FAIL $block $group (yosys could not read the design: $stem.yosys.log)"
-    failed=1
-    continue
+        write_smt2 -wires $stem.smt2.part" >/dev/null 2>&1 ||
+     ! mv "$stem.smt2.part" "$stem.smt2"; then
+    rm -f "$stem.smt2.part"
+    echo "FAIL $block $label (yosys could not build the model: $stem.yosys.log) trace none"
+    return 1
   fi
-  # The base case (BMC from the initial state to depth D) and, for induction, the step: an
-  # assertion-respecting run of D steps cannot be followed by a violation. Either failure leaves
-  # its counterexample as VCD (for the step: a run that is not reachable perhaps, but breaks it).
-  verdict=""
-  if ! yosys-smtbmc -s z3 -t "$depth" --dump-vcd "$stem.vcd" "$stem.smt2" >"$stem.bmc.log" 2>&1; then
-    verdict="BMC depth $depth"
+  # Base case: BMC from reset, steps 0 .. depth-1. Induction step: depth consecutive steps
+  # that satisfy the assertions cannot be followed by one that violates them.
+  vcd=$stem.vcd
+  if ! smtbmc "$stem.bmc.log" -t "$depth" --dump-vcd "$vcd" "$stem.smt2"; then
+    verdict="BMC depth $depth, reachable from reset"
   elif [ "$mode" = induction ] &&
-       ! yosys-smtbmc -s z3 -i -t "$depth" --dump-vcd "$stem.vcd" "$stem.smt2" \
-         >"$stem.induction.log" 2>&1; then
-    verdict="induction step k=$depth"
-  fi
-  if [ -z "$verdict" ]; then
-    rm -f "$stem.vcd"
-    if [ "$mode" = induction ]; then
-      echo "PROVEN $block $group (induction k=$depth)"
+       ! smtbmc "$stem.induction.log" -i -t "$depth" --dump-vcd "$stem.step.vcd" "$stem.smt2"; then
+    if ! smtbmc "$stem.reach.log" -t "$reach_depth" --dump-vcd "$vcd" "$stem.smt2"; then
+      verdict="induction step k=$depth; BMC depth $reach_depth finds it reachable from reset"
     else
-      echo "PASSED $block $group (BMC depth $depth)"
+      rm -f "$vcd"
+      mv "$stem.step.vcd" "$vcd" 2>/dev/null
+      verdict="induction step k=$depth, not reached by BMC depth $reach_depth: the trace may start in an unreachable state"
     fi
-  elif [ -s "$stem.vcd" ]; then
-    gtkw_for "$stem.vcd" "$top"
-    echo "FAIL $block $group ($verdict) trace $stem.vcd (gtkwave $stem.vcd $stem.gtkw)"
-    failed=1
-  else
-    echo "FAIL $block $group ($verdict: no trace, see $stem.bmc.log) trace none"
-    failed=1
   fi
+  rm -f "$stem.step.vcd"
+  if [ -z "$verdict" ]; then
+    rm -f "$vcd"
+    if [ "$mode" = induction ]; then
+      echo "PROVEN $block $label (induction k=$depth)"
+    else
+      echo "PASSED $block $label (BMC depth $depth)"
+    fi
+    return 0
+  fi
+  if [ -s "$vcd" ]; then
+    gtkw_for "$vcd" "$top"
+    echo "FAIL $block $label ($verdict) trace $vcd (gtkwave $vcd ${vcd%.vcd}.gtkw)"
+  else
+    echo "FAIL $block $label ($verdict; no trace written, see $stem.*.log) trace none"
+  fi
+  return 1
+}
+
+failed=0 ran=0
+for row in "${proofs[@]}"; do
+  IFS='|' read -r block groups top params files mode depth kind <<<"$row"
+  [ "$kind" = deep ] && [ $deep -eq 0 ] && continue
+  for group in $groups; do
+    if [ -n "$only" ] && ! [[ "$block $group($(tr ' ' ',' <<<"$params"))" =~ $only ]]; then
+      continue
+    fi
+    ran=$((ran + 1))
+    prove "$block" "$group" "$top" "$params" "$files" "$mode" "$depth" || failed=1
+  done
 done
-[ $ran -eq 0 ] && { echo "formal: no proof matches --only '$only'" >&2; exit 2; }
+[ $ran -eq 0 ] && usage "no proof matches --only '$only'"
 exit $failed
