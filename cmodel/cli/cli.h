@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "pinet/image.h"
+#include "pinet/recon.h"
 #include "pinet/shuffle.h"
 #include "pinet/status.h"
 
@@ -210,5 +211,13 @@ typedef pinet_status (*pinet_cli_shuffle_exec)(void *exec_ctx, const pinet_shuff
                                                pinet_shuffle_elem elem, void *const *pe_mem,
                                                void *host_mem);
 int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, void *exec_ctx);
+
+/* ---- recon fbp|em with one PE per process -----------------------------------------------------
+ * `pinet recon fbp|em ... --pes P` with PE dist->pe in this process and the others reached
+ * through dist's hooks (pinet-mpi): the same parsing, input and checks in every process; only
+ * the process of PE 0 writes --out and reports. argv[0] is "recon", argv[1] "fbp" or "em"; dist
+ * NULL = pinet recon. Returns the exit code (the same in every process unless writing or
+ * reporting fails on PE 0's). */
+int pinet_cli_recon_run(int argc, char **argv, const pinet_recon_dist *dist);
 
 #endif /* PINET_CLI_H */

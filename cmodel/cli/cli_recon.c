@@ -188,7 +188,7 @@ static double em_memory_estimate(double lines, uint32_t size, int ring, uint32_t
   return bytes;
 }
 
-static int cmd_fbp(int argc, char **argv) {
+static int cmd_fbp(int argc, char **argv, const pinet_recon_dist *dist) {
   const char *ctx = "recon fbp";
   pinet_cli_opt o[F_COUNT] = {
       [F_SINO] = {"sinogram", 1, "FILE", "raw little-endian float32, V rows of D bins (or .hv)", NULL, 0},
@@ -393,8 +393,9 @@ static int cmd_fbp(int argc, char **argv) {
   if (pes == 0) {
     st = o[F_FIXED].present ? pinet_fbp_run_fixed(p, sino, bits, img) : pinet_fbp_run(p, sino, img);
   } else {
-    st = pinet_fbp_parallel(p, sino, pes, o[F_FIXED].present ? PINET_RECON_FIXED : PINET_RECON_FLOAT,
-                            bits, img, &comm, work);
+    st = pinet_fbp_parallel_dist(p, sino, pes,
+                                 o[F_FIXED].present ? PINET_RECON_FIXED : PINET_RECON_FLOAT, bits,
+                                 dist, img, &comm, work);
   }
   double elapsed = now_s() - t0;
   if (st != PINET_OK) {
@@ -402,6 +403,7 @@ static int cmd_fbp(int argc, char **argv) {
                                       : pinet_cli_fail(ctx, st, "reconstruction");
     goto out;
   }
+  if (dist != NULL && dist->pe != 0) goto out; /* another process's PE: PE 0's reports */
   if (pes != 0) { /* the sequential result, to report the difference */
     float *seq = malloc(npix * sizeof *seq);
     if (seq != NULL) {
@@ -537,7 +539,7 @@ static int check_em_pes(const char *ctx, const pinet_sysmat *m, uint32_t pes, un
 enum { E_PHANTOM, E_SINO, E_SIZE, E_VIEWS, E_BINS, E_ITERS, E_PES, E_PART, E_SUBSETS, E_FIXED,
        E_GEOM, E_DETS, E_NOISE, E_SEED, E_OUT, E_JSON, E_COUNT };
 
-static int cmd_em(int argc, char **argv) {
+static int cmd_em(int argc, char **argv, const pinet_recon_dist *dist) {
   const char *ctx = "recon em";
   pinet_cli_opt o[E_COUNT] = {
       [E_PHANTOM] = {"phantom", 1, "NAME", "shepp-logan|disk: counts = P * phantom (+ noise)", NULL, 0},
@@ -723,13 +725,15 @@ static int cmd_em(int argc, char **argv) {
     pinet_cli_progress_end(&prog);
     if (st == PINET_OK) memcpy(lam, pinet_em_image(em), (size_t)B * sizeof *lam);
   } else {
-    st = pinet_em_parallel(m, counts, iters, pes, (pinet_em_partition)part, arith, lam, ll, &comm, work);
+    st = pinet_em_parallel_dist(m, counts, iters, pes, (pinet_em_partition)part, arith, dist, lam,
+                                ll, &comm, work);
   }
   elapsed = now_s() - t0;
   if (st != PINET_OK) {
     exit_code = pinet_cli_fail(ctx, st, "reconstruction");
     goto out;
   }
+  if (dist != NULL && dist->pe != 0) goto out; /* another process's PE: PE 0's reports */
   if (noise > 0) for (uint32_t b = 0; b < B; b++) lam[b] /= noise;
   pinet_em_to_image(m, lam, img);
   if (o[E_OUT].present) {
@@ -1012,13 +1016,19 @@ static int cmd_model(int argc, char **argv) {
   return PINET_EXIT_OK;
 }
 
+int pinet_cli_recon_run(int argc, char **argv, const pinet_recon_dist *dist) {
+  if (argc >= 2 && strcmp(argv[1], "fbp") == 0) return cmd_fbp(argc, argv, dist);
+  if (argc >= 2 && strcmp(argv[1], "em") == 0) return cmd_em(argc, argv, dist);
+  return pinet_cli_usage_error("recon", "unknown command '%s' (fbp or em)", argc >= 2 ? argv[1] : "");
+}
+
 int pinet_cli_recon(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     print_area_help(argc < 2 ? stderr : stdout);
     return argc < 2 ? PINET_EXIT_USAGE : PINET_EXIT_OK;
   }
-  if (strcmp(argv[1], "fbp") == 0) return cmd_fbp(argc, argv);
-  if (strcmp(argv[1], "em") == 0) return cmd_em(argc, argv);
+  if (strcmp(argv[1], "fbp") == 0) return cmd_fbp(argc, argv, NULL);
+  if (strcmp(argv[1], "em") == 0) return cmd_em(argc, argv, NULL);
   if (strcmp(argv[1], "sinogram") == 0) return cmd_sinogram(argc, argv);
   if (strcmp(argv[1], "model") == 0) return cmd_model(argc, argv);
   return pinet_cli_usage_error("recon", "unknown command '%s'", argv[1]);

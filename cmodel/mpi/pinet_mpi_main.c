@@ -1,20 +1,25 @@
-/* pinet_mpi_main.c - `mpirun -np N pinet-mpi shuffle run ...`: the `pinet shuffle run` command
- * with its schedule executed on N MPI ranks, one per PE (libpinet_mpi, docs/mpi.md).
+/* pinet_mpi_main.c - `mpirun -np N pinet-mpi shuffle run ...` and `... pinet-mpi recon fbp|em
+ * ...`: the pinet commands with their schedules executed on N MPI ranks, one per PE
+ * (libpinet_mpi, docs/mpi.md).
  *
  * Every rank runs the same command (same arguments, same input file), so that every rank builds
- * the same schedule; only rank 0 prints (the other ranks' stdout and stderr go to /dev/null).
- * Each rank executes with its own PE's memory only: the others are overwritten with a poison
- * pattern first, and after the run rank 0 collects every rank's memory for the report.
+ * the same schedules; only rank 0 prints (the other ranks' stdout and stderr go to /dev/null).
+ * shuffle run: each rank executes with its own PE's memory only (the others are overwritten with
+ * a poison pattern first), and after the run rank 0 collects every rank's memory for the report.
+ * recon: each rank allocates its own PE's memories only (pinet_recon_dist); rank 0 writes --out.
  *
  * No rank may wait for one that has stopped: the ranks meet at two points, A (every rank has its
  * schedule and input, just before the first message) and B (the end), each an MPI_Allreduce of
  * the exit codes so far. A rank that fails before A joins A from main, the others then stop
- * before sending anything, and B gives every rank the same exit code. */
+ * before sending anything, and B gives every rank the same exit code. In recon, A is the first
+ * of the reconstruction's own meetings (recon_mpi.h), one before every schedule: the same
+ * MPI_Allreduce, so a rank that stopped early meets them from main. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "pinet/recon_mpi.h"
 #include "pinet/shuffle_mpi.h"
 
 typedef struct {
@@ -64,11 +69,36 @@ static pinet_status mpi_exec(void *exec_ctx, const pinet_shuffle_schedule *s,
 static void usage(FILE *out) {
   fprintf(out,
           "usage: mpirun -np N pinet-mpi shuffle run --op OP --words M [--input FILE] [--type T] "
-          "[--json]\n\n"
-          "`pinet shuffle run --pes N` with the schedule executed on N MPI ranks, one per PE\n"
-          "(N = the number of ranks, a power of two in [2, 1024]); messages only along the\n"
-          "network's links, rank 0 the host. Same options and output as pinet shuffle run;\n"
-          "every rank reads FILE. docs/mpi.md.\n");
+          "[--json]\n"
+          "       mpirun -np N pinet-mpi recon fbp|em <the options of pinet recon fbp|em>\n\n"
+          "`pinet shuffle run --pes N` and `pinet recon fbp|em --pes N` with one PE per MPI rank\n"
+          "(N = the number of ranks, a power of two: shuffle 2..1024, recon 1..64); messages only\n"
+          "along the network's links, rank 0 the host. Same options and output as pinet; every\n"
+          "rank reads the input files; only rank 0 prints and writes --out. docs/mpi.md.\n");
+}
+
+/* argv[1..] with "--pes <ranks>" appended (pinet-mpi's N is the number of ranks). Returns the
+ * exit code; *args (to free) holds *n arguments on success. */
+static int with_pes(const char *ctx, int argc, char **argv, int size, char *pes_text,
+                    size_t pes_size, char ***args, int *n) {
+  for (int i = 3; i < argc; i++) {
+    if (strcmp(argv[i], "--pes") == 0 || strncmp(argv[i], "--pes=", 6) == 0) {
+      return pinet_cli_usage_error(ctx, "no --pes with pinet-mpi: N is the number of ranks "
+                                   "(mpirun -np N)");
+    }
+  }
+  *args = malloc(((size_t)argc + 2) * sizeof **args);
+  if (*args == NULL) return pinet_cli_fail(ctx, PINET_ERR_NOMEM, "arguments");
+  snprintf(pes_text, pes_size, "%d", size);
+  *n = 0;
+  for (int i = 1; i < argc; i++) (*args)[(*n)++] = argv[i];
+  (*args)[(*n)++] = "--pes";
+  (*args)[(*n)++] = pes_text;
+  return PINET_EXIT_OK;
+}
+
+static int is_pow2_in(int size, int lo, int hi) {
+  return size >= lo && size <= hi && (size & (size - 1)) == 0;
 }
 
 int main(int argc, char **argv) {
@@ -83,38 +113,44 @@ int main(int argc, char **argv) {
     }
   }
   int rc = PINET_EXIT_OK;
+  const int shuffle = argc >= 3 && strcmp(argv[1], "shuffle") == 0 && strcmp(argv[2], "run") == 0;
+  const int recon = argc >= 3 && strcmp(argv[1], "recon") == 0 &&
+                    (strcmp(argv[2], "fbp") == 0 || strcmp(argv[2], "em") == 0);
+  char pes_text[16];
+  char **args = NULL;
+  int n = 0;
+  pinet_recon_mpi state = {run.comm, PINET_OK, 0};
   if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
     usage(stdout);
-  } else if (argc < 3 || strcmp(argv[1], "shuffle") != 0 || strcmp(argv[2], "run") != 0) {
-    fprintf(stderr, "pinet-mpi: unknown command '%s%s%s' (pinet-mpi runs: shuffle run; try "
-            "--help)\n", argc > 1 ? argv[1] : "", argc > 2 ? " " : "", argc > 2 ? argv[2] : "");
+  } else if (!shuffle && !recon) {
+    fprintf(stderr, "pinet-mpi: unknown command '%s%s%s' (pinet-mpi runs: shuffle run, recon fbp, "
+            "recon em; try --help)\n", argc > 1 ? argv[1] : "", argc > 2 ? " " : "",
+            argc > 2 ? argv[2] : "");
     rc = PINET_EXIT_USAGE;
-  } else {
-    /* argv for pinet_cli_shuffle_run: "shuffle" "run" <options> --pes <ranks> */
-    char pes_text[16];
-    snprintf(pes_text, sizeof pes_text, "%d", size);
-    char **args = malloc(((size_t)argc + 2) * sizeof *args);
-    int has_pes = 0;
-    for (int i = 3; i < argc; i++) {
-      has_pes |= strcmp(argv[i], "--pes") == 0 || strncmp(argv[i], "--pes=", 6) == 0;
-    }
-    if (args == NULL) {
-      rc = pinet_cli_fail("shuffle run", PINET_ERR_NOMEM, "arguments");
-    } else if (has_pes) {
-      rc = pinet_cli_usage_error("shuffle run", "no --pes with pinet-mpi: N is the number of "
-                                 "ranks (mpirun -np N)");
-    } else if ((size & (size - 1)) != 0 || size < 2 || size > (int)PINET_SHUFFLE_MAX_PES) {
+  } else if (shuffle) {
+    rc = with_pes("shuffle run", argc, argv, size, pes_text, sizeof pes_text, &args, &n);
+    if (rc == PINET_EXIT_OK && !is_pow2_in(size, 2, (int)PINET_SHUFFLE_MAX_PES)) {
       rc = pinet_cli_fail("shuffle run", PINET_ERR_SIZE, "%d MPI ranks: the network needs a "
                           "power of two in [2, %u] (mpirun -np N)", size, PINET_SHUFFLE_MAX_PES);
-    } else {
-      int n = 0;
-      for (int i = 1; i < argc; i++) args[n++] = argv[i];
-      args[n++] = "--pes";
-      args[n++] = pes_text;
-      rc = pinet_cli_shuffle_run(n, args, mpi_exec, &run);
     }
-    free(args);
+    if (rc == PINET_EXIT_OK) rc = pinet_cli_shuffle_run(n, args, mpi_exec, &run);
+  } else {
+    const char *ctx = strcmp(argv[2], "fbp") == 0 ? "recon fbp" : "recon em";
+    pinet_recon_dist dist;
+    rc = with_pes(ctx, argc, argv, size, pes_text, sizeof pes_text, &args, &n);
+    if (rc == PINET_EXIT_OK && !is_pow2_in(size, 1, 64)) {
+      rc = pinet_cli_fail(ctx, PINET_ERR_SIZE, "%d MPI ranks: the parallel reconstruction needs a "
+                          "power of two in [1, 64] (mpirun -np N)", size);
+    }
+    pinet_status st = PINET_OK;
+    if (rc == PINET_EXIT_OK && (st = pinet_recon_mpi_dist(&state, run.comm, &dist)) != PINET_OK) {
+      rc = pinet_cli_fail(ctx, st, "MPI");
+    }
+    if (rc == PINET_EXIT_OK) rc = pinet_cli_recon_run(n, args, &dist);
+    /* the reconstruction's hooks were this rank's meeting point A */
+    run.reached_a = state.meetings > 0;
   }
+  free(args);
   if (!run.reached_a) (void)meet(&run, rc == PINET_EXIT_OK ? PINET_EXIT_INTERNAL : rc);
   /* Meeting point B: every rank leaves with the largest exit code. */
   int all = rc;

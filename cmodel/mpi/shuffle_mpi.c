@@ -4,14 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mpi_private.h"
 #include "pinet/shuffle_mpi.h"
 
 /* The rank holding a schedule endpoint: PE r is rank r, the host (-1) is on rank 0. */
 static int rank_of(int32_t pe) { return pe < 0 ? 0 : (int)pe; }
 
-/* Every rank's status to all: the largest code wins (PINET_OK is 0), so that all ranks return
- * the same status and take the same branch afterwards. */
-static pinet_status agree(pinet_status local, MPI_Comm comm) {
+pinet_status pinet_mpi_agree(pinet_status local, MPI_Comm comm) {
   int mine = (int)local, all = 0;
   if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS) {
     return PINET_ERR_ILLEGAL_STATE;
@@ -68,7 +67,7 @@ pinet_status pinet_shuffle_mpi_execute(const pinet_shuffle_schedule *sched,
   }
   /* What each rank sees alone, then the ranks must run one schedule: compare its shape
    * everywhere before the first message. */
-  st = agree(st, comm);
+  st = pinet_mpi_agree(st, comm);
   if (st != PINET_OK) return st;
   int s1 = 1, s2 = 1, s3 = 1;
   if (!same_everywhere(pinet_shuffle_schedule_words(sched), comm, &s1) ||
@@ -79,7 +78,8 @@ pinet_status pinet_shuffle_mpi_execute(const pinet_shuffle_schedule *sched,
   unsigned char *send = malloc((send_max ? send_max : 1) * esize);
   unsigned char *recv = malloc((recv_max ? recv_max : 1) * esize);
   MPI_Request *req = malloc((msg_max ? msg_max : 1) * sizeof *req);
-  st = agree(send == NULL || recv == NULL || req == NULL ? PINET_ERR_NOMEM : PINET_OK, comm);
+  st = pinet_mpi_agree(send == NULL || recv == NULL || req == NULL ? PINET_ERR_NOMEM : PINET_OK,
+                       comm);
   for (uint32_t s = 0; st == PINET_OK && s < steps; s++) {
     const pinet_shuffle_transfer *t = NULL;
     size_t nt = 0;
@@ -162,7 +162,7 @@ static pinet_status run_collective(pinet_shuffle_op op, uint32_t count, pinet_sh
     return PINET_ERR_ILLEGAL_STATE;
   }
   if (st == PINET_OK && (!same_count || !same_elem)) st = PINET_ERR_MISMATCH;
-  st = agree(st, comm);
+  st = pinet_mpi_agree(st, comm);
   if (st != PINET_OK) return st;
   const uint64_t M64 = op == PINET_SHUFFLE_OP_BCAST ? count : (uint64_t)count * (uint32_t)size;
   if (M64 > PINET_SHUFFLE_MAX_WORDS) return PINET_ERR_RANGE;
@@ -195,7 +195,7 @@ static pinet_status run_collective(pinet_shuffle_op op, uint32_t count, pinet_sh
     (void)pinet_shuffle_schedule_output_region(s, rank, &off, &words);
     if (words > 0 && b->pe_out == NULL) st = PINET_ERR_NULL;
   }
-  st = agree(st, comm);
+  st = pinet_mpi_agree(st, comm);
   if (st == PINET_OK) st = pinet_shuffle_mpi_execute(s, elem, mem, host, comm);
   if (st == PINET_OK && words > 0) {
     memcpy(b->pe_out, mem + (size_t)off * esize, (size_t)words * esize);

@@ -22,12 +22,23 @@
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
+/* Where the PEs are: all here (dist NULL) or one per process (pinet_recon_dist). In a distributed
+ * run every process passes through the same exec_* calls in the same order whatever its own
+ * status, which is what lets the hooks agree on failures. */
+typedef struct par {
+  const pinet_recon_dist *dist;
+  pinet_recon_comm *c;
+} par;
+
+/* Whether this process holds PE `pe`'s memory (PE 0's: also the host's). */
+static int holds(const par *x, uint32_t pe) { return x->dist == NULL || x->dist->pe == pe; }
+
 typedef struct mems {
   uint32_t pes;
   size_t elem;
   uint32_t words;
-  void **pe;
-  void *host;
+  void **pe;   /* pe[i] NULL for the PEs of other processes */
+  void *host;  /* NULL unless this process holds PE 0 */
 } mems;
 
 static void mems_free(mems *m) {
@@ -39,8 +50,8 @@ static void mems_free(mems *m) {
   memset(m, 0, sizeof *m);
 }
 
-static pinet_status mems_alloc(mems *m, uint32_t pes, pinet_shuffle_elem elem, uint32_t words,
-                               uint32_t host_words) {
+static pinet_status mems_alloc(const par *x, mems *m, uint32_t pes, pinet_shuffle_elem elem,
+                               uint32_t words, uint32_t host_words) {
   memset(m, 0, sizeof *m);
   m->pes = pes;
   m->elem = pinet_shuffle_elem_size(elem);
@@ -48,13 +59,14 @@ static pinet_status mems_alloc(mems *m, uint32_t pes, pinet_shuffle_elem elem, u
   m->pe = calloc(pes, sizeof *m->pe);
   RETURN_ERROR_IF(m->pe == NULL, PINET_ERR_NOMEM);
   for (uint32_t i = 0; i < pes; i++) {
+    if (!holds(x, i)) continue;
     m->pe[i] = calloc(words ? words : 1, m->elem);
     if (m->pe[i] == NULL) {
       mems_free(m);
       return PINET_ERR_NOMEM;
     }
   }
-  if (host_words > 0) {
+  if (host_words > 0 && holds(x, 0)) {
     m->host = calloc(host_words, m->elem);
     if (m->host == NULL) {
       mems_free(m);
@@ -74,13 +86,31 @@ static void comm_add(pinet_recon_comm *c, const pinet_shuffle_schedule *s) {
   c->link_time += r.link_time;
 }
 
+/* Execute s on m (st: the status so far; s is not used unless st is PINET_OK), account it. */
+static pinet_status exec_sched(const par *x, pinet_status st, const pinet_shuffle_schedule *s,
+                               pinet_shuffle_elem elem, mems *m) {
+  if (x->dist == NULL) {
+    if (st == PINET_OK) st = pinet_shuffle_execute(s, elem, m->pe, m->host);
+  } else {
+    void *mine = m->pe != NULL ? m->pe[x->dist->pe] : NULL;
+    st = x->dist->step(x->dist->ctx, st, st == PINET_OK ? s : NULL, elem, mine, m->host);
+  }
+  if (st == PINET_OK) comm_add(x->c, s);
+  return st;
+}
+
+/* The last meeting of a distributed run: every process returns the same status. */
+static pinet_status exec_settle(const par *x, pinet_status st) {
+  if (x->dist == NULL) return st;
+  return x->dist->step(x->dist->ctx, st, NULL, PINET_SHUFFLE_F64, NULL, NULL);
+}
+
 /* Build, execute on m, account, free. */
-static pinet_status run_op(pinet_shuffle_op op, pinet_shuffle_elem elem, mems *m,
-                           pinet_recon_comm *c) {
+static pinet_status run_op(const par *x, pinet_status st, pinet_shuffle_op op,
+                           pinet_shuffle_elem elem, mems *m) {
   pinet_shuffle_schedule *s = NULL;
-  FORWARD_IF_ERROR(pinet_shuffle_build(&s, op, m->pes, m->words));
-  pinet_status st = pinet_shuffle_execute(s, elem, m->pe, m->host);
-  if (st == PINET_OK) comm_add(c, s);
+  if (st == PINET_OK) st = pinet_shuffle_build(&s, op, m->pes, m->words);
+  st = exec_sched(x, st, s, elem, m);
   pinet_shuffle_schedule_free(s);
   return st;
 }
@@ -96,24 +126,36 @@ static pinet_status account_op(pinet_shuffle_op op, uint32_t pes, uint32_t words
 }
 
 /* PE 0 -> host, the whole memory, one step on the host link. */
-static pinet_status run_pe0_upload(pinet_shuffle_elem elem, mems *m, pinet_recon_comm *c) {
+static pinet_status run_pe0_upload(const par *x, pinet_status st, pinet_shuffle_elem elem,
+                                   mems *m) {
   pinet_shuffle_schedule *s = NULL;
-  FORWARD_IF_ERROR(pinet_shuffle_schedule_create(&s, m->pes, m->words, m->words));
+  if (st == PINET_OK) st = pinet_shuffle_schedule_create(&s, m->pes, m->words, m->words);
   pinet_shuffle_transfer t = {0, PINET_SHUFFLE_HOST, PINET_SHUFFLE_CH_HOST_UP(m->pes), 0, 0,
                               m->words, PINET_SHUFFLE_COPY};
-  pinet_status st = pinet_shuffle_schedule_add_step(s);
+  if (st == PINET_OK) st = pinet_shuffle_schedule_add_step(s);
   if (st == PINET_OK) st = pinet_shuffle_schedule_add(s, &t);
   if (st == PINET_OK) st = pinet_shuffle_schedule_finish(s);
-  if (st == PINET_OK) st = pinet_shuffle_execute(s, elem, m->pe, m->host);
-  if (st == PINET_OK) comm_add(c, s);
+  st = exec_sched(x, st, s, elem, m);
   pinet_shuffle_schedule_free(s);
   return st;
+}
+
+/* PE pe's copy of the image in lam (held: every PE's side by side, or this process's only). */
+static double *pe_image(const par *x, double *lam, uint32_t pe, uint32_t boxes) {
+  return lam + (size_t)(x->dist == NULL ? pe : 0) * boxes;
 }
 
 static uint32_t round_up(uint32_t x, uint32_t q) { return (x + q - 1) / q * q; }
 
 static pinet_status check_pes(uint32_t pes) {
   RETURN_ERROR_IF(pes == 0 || pes > PAR_MAX_PES || (pes & (pes - 1)) != 0, PINET_ERR_SIZE);
+  return PINET_OK;
+}
+
+static pinet_status check_dist(const pinet_recon_dist *dist, uint32_t pes) {
+  if (dist == NULL) return PINET_OK;
+  RETURN_ERROR_IF(dist->step == NULL || dist->gather == NULL, PINET_ERR_NULL);
+  RETURN_ERROR_IF(dist->pe >= pes, PINET_ERR_RANGE);
   return PINET_OK;
 }
 
@@ -134,8 +176,16 @@ static void work_summary(pinet_recon_comm *c, const uint64_t *work, uint32_t pes
 pinet_status pinet_fbp_parallel(pinet_fbp *p, const float *sino, uint32_t pes,
                                 pinet_recon_arith arith, int frac_bits, float *img,
                                 pinet_recon_comm *comm, uint64_t *per_pe_work) {
+  return pinet_fbp_parallel_dist(p, sino, pes, arith, frac_bits, NULL, img, comm, per_pe_work);
+}
+
+pinet_status pinet_fbp_parallel_dist(pinet_fbp *p, const float *sino, uint32_t pes,
+                                     pinet_recon_arith arith, int frac_bits,
+                                     const pinet_recon_dist *dist, float *img,
+                                     pinet_recon_comm *comm, uint64_t *per_pe_work) {
   RETURN_ERROR_IF(p == NULL || sino == NULL || img == NULL, PINET_ERR_NULL);
   FORWARD_IF_ERROR(check_pes(pes));
+  FORWARD_IF_ERROR(check_dist(dist, pes));
   RETURN_ERROR_IF(arith != PINET_RECON_FLOAT && arith != PINET_RECON_FIXED, PINET_ERR_RANGE);
   RETURN_ERROR_IF(arith == PINET_RECON_FIXED && (frac_bits < PINET_RECON_FIXED_BITS_MIN ||
                                                   frac_bits > PINET_RECON_FIXED_BITS_MAX),
@@ -146,6 +196,7 @@ pinet_status pinet_fbp_parallel(pinet_fbp *p, const float *sino, uint32_t pes,
   pinet_recon_comm c;
   memset(&c, 0, sizeof c);
   c.pes = pes;
+  const par x = {dist, &c};
   uint64_t work_local[PAR_MAX_PES] = {0};
   uint64_t disk = 0;
   {
@@ -179,23 +230,22 @@ pinet_status pinet_fbp_parallel(pinet_fbp *p, const float *sino, uint32_t pes,
     const pinet_shuffle_elem ielem = arith == PINET_RECON_FLOAT ? PINET_SHUFFLE_F64 : PINET_SHUFFLE_I32;
     if (filtered == NULL) st = PINET_ERR_NOMEM;
     /* 1. scatter the views: host memory = the sinogram padded to vpp * pes views */
-    if (st == PINET_OK) st = mems_alloc(&sc, pes, PINET_SHUFFLE_F32, vpp * pes * d, vpp * pes * d);
-    if (st == PINET_OK) {
-      memcpy(sc.host, sino, (size_t)v * d * sizeof(float));
-      st = run_op(PINET_SHUFFLE_OP_SCATTER, PINET_SHUFFLE_F32, &sc, &c);
-    }
+    if (st == PINET_OK) st = mems_alloc(&x, &sc, pes, PINET_SHUFFLE_F32, vpp * pes * d, vpp * pes * d);
+    if (st == PINET_OK && sc.host != NULL) memcpy(sc.host, sino, (size_t)v * d * sizeof(float));
+    st = run_op(&x, st, PINET_SHUFFLE_OP_SCATTER, PINET_SHUFFLE_F32, &sc);
     /* 2. broadcast the filter response from the host */
-    if (st == PINET_OK) st = mems_alloc(&fl, pes, PINET_SHUFFLE_F64, fwords, fwords);
-    if (st == PINET_OK) {
+    if (st == PINET_OK) st = mems_alloc(&x, &fl, pes, PINET_SHUFFLE_F64, fwords, fwords);
+    if (st == PINET_OK && fl.host != NULL) {
       memcpy(fl.host, pinet_fbp_response(p), (plen / 2 + 1) * sizeof(double));
-      st = run_op(PINET_SHUFFLE_OP_BCAST_HOST, PINET_SHUFFLE_F64, &fl, &c);
     }
+    st = run_op(&x, st, PINET_SHUFFLE_OP_BCAST_HOST, PINET_SHUFFLE_F64, &fl);
     /* 3. local filtering and backprojection into each PE's replicated image */
-    if (st == PINET_OK) st = mems_alloc(&im, pes, ielem, iwords, iwords);
-    for (uint32_t j = 0; j < pes && st == PINET_OK; j++) {
+    if (st == PINET_OK) st = mems_alloc(&x, &im, pes, ielem, iwords, iwords);
+    for (uint32_t j = 0; j < pes; j++) {
       uint32_t first = j * vpp;
       uint32_t count = first >= v ? 0 : (v - first < vpp ? v - first : vpp);
-      if (count == 0) continue;
+      work_local[j] = (uint64_t)count * disk;
+      if (count == 0 || st != PINET_OK || !holds(&x, j)) continue;
       const float *mine = (const float *)sc.pe[j] + (size_t)first * d;
       st = pinet_fbp_filter_views(p, (const double *)fl.pe[j], mine, count, filtered);
       if (st != PINET_OK) break;
@@ -204,13 +254,12 @@ pinet_status pinet_fbp_parallel(pinet_fbp *p, const float *sino, uint32_t pes,
       } else {
         st = pinet_fbp_backproject_fixed(p, filtered, first, count, frac_bits, (int32_t *)im.pe[j]);
       }
-      work_local[j] = (uint64_t)count * disk;
     }
     /* 4. integration, 5. all-to-all broadcast, 6. PE 0 uploads the image */
-    if (st == PINET_OK) st = run_op(PINET_SHUFFLE_OP_INTEGRATE, ielem, &im, &c);
-    if (st == PINET_OK) st = run_op(PINET_SHUFFLE_OP_ALLGATHER, ielem, &im, &c);
-    if (st == PINET_OK) st = run_pe0_upload(ielem, &im, &c);
-    if (st == PINET_OK) {
+    st = run_op(&x, st, PINET_SHUFFLE_OP_INTEGRATE, ielem, &im);
+    st = run_op(&x, st, PINET_SHUFFLE_OP_ALLGATHER, ielem, &im);
+    st = run_pe0_upload(&x, st, ielem, &im);
+    if (st == PINET_OK && holds(&x, 0)) {
       if (arith == PINET_RECON_FLOAT) st = pinet_fbp_finish(p, (const double *)im.host, img);
       else st = pinet_fbp_finish_fixed(p, (const int32_t *)im.host, frac_bits, img);
     }
@@ -219,6 +268,7 @@ pinet_status pinet_fbp_parallel(pinet_fbp *p, const float *sino, uint32_t pes,
     mems_free(&fl);
     mems_free(&im);
   }
+  st = exec_settle(&x, st);
   if (st != PINET_OK) return st;
   work_summary(&c, work_local, pes);
   {
@@ -308,8 +358,18 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
                                uint32_t pes, pinet_em_partition part, pinet_recon_arith arith,
                                double *lambda_out, double *loglik, pinet_recon_comm *comm,
                                uint64_t *per_pe_work) {
+  return pinet_em_parallel_dist(m, counts, iters, pes, part, arith, NULL, lambda_out, loglik, comm,
+                                per_pe_work);
+}
+
+pinet_status pinet_em_parallel_dist(const pinet_sysmat *m, const double *counts, uint32_t iters,
+                                    uint32_t pes, pinet_em_partition part,
+                                    pinet_recon_arith arith, const pinet_recon_dist *dist,
+                                    double *lambda_out, double *loglik, pinet_recon_comm *comm,
+                                    uint64_t *per_pe_work) {
   RETURN_ERROR_IF(m == NULL || counts == NULL || lambda_out == NULL, PINET_ERR_NULL);
   FORWARD_IF_ERROR(check_pes(pes));
+  FORWARD_IF_ERROR(check_dist(dist, pes));
   RETURN_ERROR_IF(part != PINET_EM_PARTITION_BY_BOX && part != PINET_EM_PARTITION_MODIFIED,
                   PINET_ERR_RANGE);
   RETURN_ERROR_IF(arith != PINET_RECON_FLOAT && arith != PINET_RECON_FIXED, PINET_ERR_RANGE);
@@ -326,18 +386,18 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
   pinet_recon_comm c;
   memset(&c, 0, sizeof c);
   c.pes = pes;
+  const par x = {dist, &c};
   uint64_t work[PAR_MAX_PES] = {0};
   if (pes == 1) { /* one PE: no network, the sequential driver */
     pinet_em *em = NULL;
     pinet_em_opts o = {1, arith, 0};
-    FORWARD_IF_ERROR(pinet_em_create(m, counts, &o, &em));
-    pinet_status st1 = PINET_OK;
+    pinet_status st1 = pinet_em_create(m, counts, &o, &em);
     for (uint32_t it = 0; it < iters && st1 == PINET_OK; it++) {
       st1 = pinet_em_iterate(em, loglik ? &loglik[it] : NULL);
     }
     if (st1 == PINET_OK) memcpy(lambda_out, pinet_em_image(em), (size_t)boxes * sizeof(double));
     pinet_em_free(em);
-    FORWARD_IF_ERROR(st1);
+    FORWARD_IF_ERROR(exec_settle(&x, st1));
     work[0] = 2u * nnz * iters;
     work_summary(&c, work, 1);
     c.model_efficiency = 1.0;
@@ -348,12 +408,16 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
   pinet_em_segment seg[PAR_MAX_PES];
   FORWARD_IF_ERROR(pinet_em_segments(m, pes, part, seg));
   const uint32_t tpad = round_up(tubes, pes), bpad = round_up(boxes, pes);
-  /* per-PE state: image (all boxes, only the own and shared ones are kept current), sens */
-  double *lam = malloc((size_t)pes * boxes * sizeof *lam);
+  const uint32_t sw = tpad / pes; /* tubes per PE after the integration */
+  /* per-PE state: image (all boxes, only the own and shared ones are kept current), sens; in a
+   * distributed run this process holds one PE's image only */
+  const uint32_t held = dist == NULL ? pes : 1;
+  double *lam = malloc((size_t)held * boxes * sizeof *lam);
   double *sens = malloc((size_t)boxes * sizeof *sens);
   double *dpart = malloc((size_t)boxes * sizeof *dpart);
   int32_t *upart = malloc((size_t)boxes * sizeof *upart);
   double *nbar_all = malloc((size_t)tpad * sizeof *nbar_all);
+  double *nbar_mine = dist != NULL ? malloc((size_t)sw * sizeof *nbar_mine) : NULL;
   mems nb, ra, xc, up;
   memset(&nb, 0, sizeof nb);
   memset(&ra, 0, sizeof ra);
@@ -364,13 +428,15 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
   const pinet_shuffle_elem nelem = arith == PINET_RECON_FLOAT ? PINET_SHUFFLE_F64 : PINET_SHUFFLE_I32;
   const int bits = pinet_em_fixed_bits(total);
   const double inv = ldexp(1.0, -bits);
-  if (!lam || !sens || !dpart || !upart || !nbar_all) st = PINET_ERR_NOMEM;
+  if (!lam || !sens || !dpart || !upart || !nbar_all || (dist != NULL && !nbar_mine)) {
+    st = PINET_ERR_NOMEM;
+  }
   if (st == PINET_OK) {
     pinet_em_sensitivity(&bb, sens); /* per box: every PE computes its own boxes' sums alike */
     double stot = 0.0;
     for (uint32_t b = 0; b < boxes; b++) stot += sens[b];
     double v0 = (total > 0 && stot > 0) ? total / stot : 1.0;
-    for (size_t i = 0; i < (size_t)pes * boxes; i++) lam[i] = v0;
+    for (size_t i = 0; i < (size_t)held * boxes; i++) lam[i] = v0;
   }
   /* download: counts broadcast, matrix entries (value + index) and box indices scattered.
    * Accounted from their schedules; each PE then reads its share of the shared matrix. */
@@ -385,19 +451,23 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
     if (st == PINET_OK && ewords <= PINET_SHUFFLE_MAX_WORDS) {
       st = account_op(PINET_SHUFFLE_OP_SCATTER, pes, (uint32_t)ewords, &c);
     }
-    if (st == PINET_OK) st = mems_alloc(&nb, pes, nelem, tpad, 0);
-    if (st == PINET_OK) st = mems_alloc(&ra, pes, PINET_SHUFFLE_F64, tpad, 0);
+    if (st == PINET_OK) st = mems_alloc(&x, &nb, pes, nelem, tpad, 0);
+    if (st == PINET_OK) st = mems_alloc(&x, &ra, pes, PINET_SHUFFLE_F64, tpad, 0);
     if (st == PINET_OK && part == PINET_EM_PARTITION_MODIFIED) {
-      st = mems_alloc(&xc, pes, nelem, 4, 0);
+      st = mems_alloc(&x, &xc, pes, nelem, 4, 0);
       /* one word each way along the segments' ring (pinet_shuffle_ring): the RTL's op */
       if (st == PINET_OK) st = pinet_shuffle_build_ring_exchange_default(&xs, pes, 4);
     }
   }
+  /* In a distributed run st changes inside the loop only through the hooks (the same in every
+   * process), so every process runs the same iterations. */
   for (uint32_t it = 0; it < iters && st == PINET_OK; it++) {
     /* S1 into each PE's replicated projections, then integration over the tubes */
     for (uint32_t r = 0; r < pes; r++) {
       uint32_t pe = seg[r].pe;
-      const double *lp = lam + (size_t)pe * boxes;
+      work[pe] += seg[r].e1 - seg[r].e0;
+      if (!holds(&x, pe)) continue;
+      const double *lp = pe_image(&x, lam, pe, boxes);
       if (arith == PINET_RECON_FLOAT) {
         double *nm = nb.pe[pe];
         memset(nm, 0, (size_t)tpad * sizeof(double));
@@ -407,13 +477,12 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
         memset(nm, 0, (size_t)tpad * sizeof(int32_t));
         pinet_em_s1_entries_fixed(&bb, seg[r].box0, seg[r].e0, seg[r].e1, lp, bits, nm);
       }
-      work[pe] += seg[r].e1 - seg[r].e0;
     }
-    st = run_op(PINET_SHUFFLE_OP_INTEGRATE, nelem, &nb, &c);
+    st = run_op(&x, st, PINET_SHUFFLE_OP_INTEGRATE, nelem, &nb);
     if (st != PINET_OK) break;
     /* S2 on each PE's tube segment, then all-to-all broadcast of the correction factors */
-    const uint32_t sw = tpad / pes;
     for (uint32_t j = 0; j < pes; j++) {
+      if (!holds(&x, j)) continue;
       double *rm = ra.pe[j];
       for (uint32_t t = j * sw; t < (j + 1) * sw; t++) {
         double nbv = arith == PINET_RECON_FLOAT ? ((double *)nb.pe[j])[t]
@@ -422,14 +491,21 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
         rm[t] = t < tubes ? (nbv > 0.0 ? counts[t] / nbv : 0.0) : 0.0;
       }
     }
-    st = run_op(PINET_SHUFFLE_OP_ALLGATHER, PINET_SHUFFLE_F64, &ra, &c);
+    if (dist != NULL && loglik != NULL) { /* the host's view gathered outside the schedules */
+      memcpy(nbar_mine, nbar_all + (size_t)dist->pe * sw, (size_t)sw * sizeof *nbar_mine);
+      st = dist->gather(dist->ctx, st, nbar_mine, (size_t)sw * sizeof *nbar_mine, nbar_all);
+      if (st != PINET_OK) break;
+    }
+    st = run_op(&x, st, PINET_SHUFFLE_OP_ALLGATHER, PINET_SHUFFLE_F64, &ra);
     if (st != PINET_OK) break;
-    if (loglik != NULL) loglik[it] = pinet_em_loglik(counts, nbar_all, tubes);
+    if (loglik != NULL && holds(&x, 0)) loglik[it] = pinet_em_loglik(counts, nbar_all, tubes);
     /* S3 on each PE's entries; S4 at once for its unshared boxes */
     for (uint32_t r = 0; r < pes; r++) {
       uint32_t pe = seg[r].pe;
+      work[pe] += seg[r].e1 - seg[r].e0;
+      if (!holds(&x, pe)) continue;
       const double *ratio = ra.pe[pe];
-      double *lp = lam + (size_t)pe * boxes;
+      double *lp = pe_image(&x, lam, pe, boxes);
       uint32_t b0 = seg[r].first_box, b1 = seg[r].e1 > seg[r].e0 ? seg[r].last_box + 1 : b0;
       if (arith == PINET_RECON_FLOAT) {
         for (uint32_t b = b0; b < b1; b++) dpart[b] = 0.0;
@@ -438,18 +514,17 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
         for (uint32_t b = b0; b < b1; b++) upart[b] = 0;
         pinet_em_s3_entries_fixed(&bb, seg[r].box0, seg[r].e0, seg[r].e1, lp, ratio, bits, upart);
       }
-      work[pe] += seg[r].e1 - seg[r].e0;
       if (part == PINET_EM_PARTITION_MODIFIED) { /* the split boxes' partials go on the ring */
         if (arith == PINET_RECON_FLOAT) {
-          double *x = xc.pe[pe];
-          x[0] = seg[r].split_next ? dpart[seg[r].last_box] : 0.0;
-          x[1] = seg[r].split_prev ? dpart[seg[r].first_box] : 0.0;
-          x[2] = x[3] = 0.0;
+          double *xw = xc.pe[pe];
+          xw[0] = seg[r].split_next ? dpart[seg[r].last_box] : 0.0;
+          xw[1] = seg[r].split_prev ? dpart[seg[r].first_box] : 0.0;
+          xw[2] = xw[3] = 0.0;
         } else {
-          int32_t *x = xc.pe[pe];
-          x[0] = seg[r].split_next ? upart[seg[r].last_box] : 0;
-          x[1] = seg[r].split_prev ? upart[seg[r].first_box] : 0;
-          x[2] = x[3] = 0;
+          int32_t *xw = xc.pe[pe];
+          xw[0] = seg[r].split_next ? upart[seg[r].last_box] : 0;
+          xw[1] = seg[r].split_prev ? upart[seg[r].first_box] : 0;
+          xw[2] = xw[3] = 0;
         }
       }
       for (uint32_t b = b0; b < b1; b++) {
@@ -465,33 +540,33 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
     }
     /* modified partition: ring exchange, then S4 for the split boxes on both PEs */
     if (part == PINET_EM_PARTITION_MODIFIED) {
-      st = pinet_shuffle_execute(xs, nelem, xc.pe, NULL);
+      st = exec_sched(&x, st, xs, nelem, &xc);
       if (st != PINET_OK) break;
-      comm_add(&c, xs);
       for (uint32_t r = 0; r < pes; r++) {
         uint32_t pe = seg[r].pe;
-        double *lp = lam + (size_t)pe * boxes;
+        if (!holds(&x, pe)) continue;
+        double *lp = pe_image(&x, lam, pe, boxes);
         uint32_t bl = seg[r].last_box, bf = seg[r].first_box;
         if (arith == PINET_RECON_FLOAT) {
-          const double *x = xc.pe[pe];
+          const double *xw = xc.pe[pe];
           /* [0] mine -> successor, [3] the successor's; [2] the predecessor's, [1] mine: both
            * PEs form (predecessor part) + (successor part), the same sum */
           if (seg[r].split_next) {
-            double dsum = x[0] + x[3];
+            double dsum = xw[0] + xw[3];
             lp[bl] = sens[bl] > 0.0 ? lp[bl] * dsum / sens[bl] : 0.0;
           }
           if (seg[r].split_prev) {
-            double dsum = x[2] + x[1];
+            double dsum = xw[2] + xw[1];
             lp[bf] = sens[bf] > 0.0 ? lp[bf] * dsum / sens[bf] : 0.0;
           }
         } else {
-          const int32_t *x = xc.pe[pe];
+          const int32_t *xw = xc.pe[pe];
           if (seg[r].split_next) {
-            int32_t u = (int32_t)((uint32_t)x[0] + (uint32_t)x[3]);
+            int32_t u = (int32_t)((uint32_t)xw[0] + (uint32_t)xw[3]);
             pinet_em_s4_fixed(&u, bits, sens + bl, 0, 1, lp + bl);
           }
           if (seg[r].split_prev) {
-            int32_t u = (int32_t)((uint32_t)x[2] + (uint32_t)x[1]);
+            int32_t u = (int32_t)((uint32_t)xw[2] + (uint32_t)xw[1]);
             pinet_em_s4_fixed(&u, bits, sens + bf, 0, 1, lp + bf);
           }
         }
@@ -499,19 +574,16 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
     }
   }
   /* upload: each PE contributes its own boxes; integration then upload (reduce to the host) */
-  if (st == PINET_OK) {
-    {
-      st = mems_alloc(&up, pes, PINET_SHUFFLE_F64, bpad, bpad);
-      for (uint32_t r = 0; r < pes && st == PINET_OK; r++) {
-        uint32_t pe = seg[r].pe;
-        double *um = up.pe[pe];
-        for (uint32_t b = seg[r].own0; b < seg[r].own1; b++) um[b] = lam[(size_t)pe * boxes + b];
-      }
-      if (st == PINET_OK) st = run_op(PINET_SHUFFLE_OP_INTEGRATE, PINET_SHUFFLE_F64, &up, &c);
-      if (st == PINET_OK) st = run_op(PINET_SHUFFLE_OP_UPLOAD, PINET_SHUFFLE_F64, &up, &c);
-      if (st == PINET_OK) memcpy(lambda_out, up.host, (size_t)boxes * sizeof(double));
-    }
+  if (st == PINET_OK) st = mems_alloc(&x, &up, pes, PINET_SHUFFLE_F64, bpad, bpad);
+  for (uint32_t r = 0; r < pes && st == PINET_OK; r++) {
+    uint32_t pe = seg[r].pe;
+    if (!holds(&x, pe)) continue;
+    double *um = up.pe[pe];
+    for (uint32_t b = seg[r].own0; b < seg[r].own1; b++) um[b] = pe_image(&x, lam, pe, boxes)[b];
   }
+  st = run_op(&x, st, PINET_SHUFFLE_OP_INTEGRATE, PINET_SHUFFLE_F64, &up);
+  st = run_op(&x, st, PINET_SHUFFLE_OP_UPLOAD, PINET_SHUFFLE_F64, &up);
+  if (st == PINET_OK && holds(&x, 0)) memcpy(lambda_out, up.host, (size_t)boxes * sizeof(double));
   pinet_shuffle_schedule_free(xs);
   mems_free(&nb);
   mems_free(&ra);
@@ -522,6 +594,8 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
   free(dpart);
   free(upart);
   free(nbar_all);
+  free(nbar_mine);
+  st = exec_settle(&x, st);
   if (st != PINET_OK) return st;
   work_summary(&c, work, pes);
   {

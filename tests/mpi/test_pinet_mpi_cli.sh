@@ -2,8 +2,11 @@
 # test_pinet_mpi_cli.sh - the pinet-mpi contract: `mpirun -np P pinet-mpi shuffle run --op OP
 # --words M --input FILE --json` prints, on rank 0 only, the same JSON document as
 # `pinet shuffle run --pes P` on the same FILE (every op, i32/f32/f64, P = 2, 4, 8; float inputs
-# of mixed magnitudes, so that a different summation order would show), and bad input ends with
-# a one-line error first on stderr and a non-zero exit, within a timeout (never a hang).
+# of mixed magnitudes, so that a different summation order would show); `mpirun -np P pinet-mpi
+# recon fbp|em OPTIONS --out FILE` writes a file byte-identical to `pinet recon fbp|em OPTIONS
+# --pes P --out FILE` (float and fixed, P = 1, 2, 4, 8) and the same JSON but for the times; and
+# bad input ends with a one-line error first on stderr and a non-zero exit, within a timeout
+# (never a hang).
 # Usage: bash test_pinet_mpi_cli.sh PATH/TO/pinet PATH/TO/pinet-mpi PATH/TO/mpirun
 set -euo pipefail
 pinet=$1 pinet_mpi=$2 mpirun=$3
@@ -55,11 +58,11 @@ for p in 2 4 8; do
 done
 echo "pinet-mpi: $runs runs compared with pinet shuffle run"
 
-# expect_error CODE NEEDLE MPIRUN-ARGS...: exit CODE, the first stderr line is pinet's
-# "pinet: shuffle run: ..." naming NEEDLE (mpirun's own banner may follow), stdout empty.
+# expect_error CODE CONTEXT NEEDLE MPIRUN-ARGS...: exit CODE, the first stderr line is pinet's
+# "pinet: CONTEXT: ..." naming NEEDLE (mpirun's own banner may follow), stdout empty.
 expect_error() {
-  local code=$1 needle=$2 rc=0
-  shift 2
+  local code=$1 ctx=$2 needle=$3 rc=0
+  shift 3
   mpi "$@" >"$work/out.txt" 2>"$work/err.txt" || rc=$?
   local first
   first=$(head -n 1 "$work/err.txt")
@@ -67,21 +70,21 @@ expect_error() {
     fail "$*: no end within the timeout (a hang)"
   elif [ $rc -ne "$code" ]; then
     fail "$*: exit $rc, expected $code: $first"
-  elif [[ "$first" != "pinet: shuffle run: "* || "$first" != *"$needle"* ]]; then
+  elif [[ "$first" != "pinet: $ctx: "* || "$first" != *"$needle"* ]]; then
     fail "$*: first stderr line '$first' should be pinet's, naming '$needle'"
   elif [ -s "$work/out.txt" ]; then
     fail "$*: stdout not empty: $(head -c 200 "$work/out.txt")"
   fi
 }
 w="--words 12 --input $work/integrate_4.txt"
-expect_error 3 "3 MPI ranks" -np 3 "$pinet_mpi" shuffle run --op integrate $w
-expect_error 3 "1 MPI ranks" -np 1 "$pinet_mpi" shuffle run --op integrate $w
-expect_error 3 "not a positive multiple of 4" -np 4 "$pinet_mpi" shuffle run --op integrate \
+expect_error 3 "shuffle run" "3 MPI ranks" -np 3 "$pinet_mpi" shuffle run --op integrate $w
+expect_error 3 "shuffle run" "1 MPI ranks" -np 1 "$pinet_mpi" shuffle run --op integrate $w
+expect_error 3 "shuffle run" "not a positive multiple of 4" -np 4 "$pinet_mpi" shuffle run --op integrate \
   --words 10 --input "$work/integrate_4.txt"
-expect_error 2 "no --pes" -np 4 "$pinet_mpi" shuffle run --op integrate $w --pes 4
-expect_error 4 "cannot read" -np 4 "$pinet_mpi" shuffle run --op integrate --words 12 \
+expect_error 2 "shuffle run" "no --pes" -np 4 "$pinet_mpi" shuffle run --op integrate $w --pes 4
+expect_error 4 "shuffle run" "cannot read" -np 4 "$pinet_mpi" shuffle run --op integrate --words 12 \
   --input "$work/missing.txt"
-expect_error 4 "needs 4 rows" -np 4 "$pinet_mpi" shuffle run --op integrate --words 12 \
+expect_error 4 "shuffle run" "needs 4 rows" -np 4 "$pinet_mpi" shuffle run --op integrate --words 12 \
   --input "$work/integrate_2.i32"
 # The input readable on some ranks only: the others must not wait for the missing one.
 rc=0
@@ -93,6 +96,57 @@ elif [ $rc -eq 0 ]; then
   fail "a rank that cannot read its input: exit 0"
 fi
 echo "pinet-mpi: bad input checked"
+
+# recon fbp|em: the file of pinet-mpi on P ranks = the file of pinet --pes P, byte for byte.
+same_json_but_times() {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for d in (a, b):
+    d.pop("time_s", None)
+    d.pop("setup_s", None)
+sys.exit(0 if a == b else 1)
+PY
+}
+recon_runs=0
+fbp=(recon fbp --phantom shepp-logan --views 45 --size 48)
+em=(recon em --phantom shepp-logan --geometry ring --detectors 32 --size 32 --iters 3)
+for p in 1 2 4 8; do
+  for args in "${fbp[*]}" "${fbp[*]} --fixed" "${em[*]}" "${em[*]} --fixed --partition box"; do
+    read -r -a a <<<"$args"
+    "$pinet" "${a[@]}" --pes "$p" --out "$work/want.f32" --json >"$work/want.json"
+    rm -f "$work/got.f32"
+    if ! mpi -np "$p" "$pinet_mpi" "${a[@]}" --out "$work/got.f32" --json >"$work/got.json" \
+         2>"$work/err.txt"; then
+      fail "np $p $args: pinet-mpi failed: $(head -c 300 "$work/err.txt")"
+    elif ! cmp -s "$work/want.f32" "$work/got.f32"; then
+      fail "np $p $args: the image differs from pinet ... --pes $p"
+    elif ! same_json_but_times "$work/want.json" "$work/got.json"; then
+      fail "np $p $args: the JSON differs from pinet ... --pes $p"
+    fi
+    recon_runs=$((recon_runs + 1))
+  done
+done
+echo "pinet-mpi: $recon_runs reconstructions compared with pinet recon --pes"
+expect_error 3 "recon fbp" "3 MPI ranks" -np 3 "$pinet_mpi" "${fbp[@]}" --out "$work/x.f32"
+expect_error 2 "recon em" "no --pes" -np 2 "$pinet_mpi" "${em[@]}" --json --pes 2
+expect_error 4 "recon fbp" "missing.f32" -np 2 "$pinet_mpi" recon fbp --sinogram \
+  "$work/missing.f32" --views 4 --bins 8 --size 8 --json
+expect_error 3 "recon em" "--pes 8 is too many PEs" -np 8 "$pinet_mpi" recon em --phantom disk \
+  --geometry ring --detectors 4 --size 2 --json
+[ -e "$work/x.f32" ] && fail "a failed run left its --out file"
+# The sinogram readable on some ranks only: the others must not wait for the missing one.
+"$pinet" recon sinogram --phantom disk --views 8 --size 16 --out "$work/s.f32" >/dev/null
+rc=0
+mpi -np 4 bash -c 'if [ "$OMPI_COMM_WORLD_RANK" = 3 ]; then exec "$0" "$@" /nonexistent; else exec "$0" "$@" "'"$work"'/s.f32"; fi' \
+  "$pinet_mpi" recon fbp --views 8 --bins 16 --size 16 --json --sinogram \
+  >"$work/out.txt" 2>"$work/err.txt" || rc=$?
+if [ $rc -eq 124 ]; then
+  fail "recon: a rank that cannot read its sinogram: the others hang"
+elif [ $rc -eq 0 ]; then
+  fail "recon: a rank that cannot read its sinogram: exit 0"
+fi
+echo "pinet-mpi recon: bad input checked"
 
 if [ $fails -ne 0 ]; then
   echo "test_pinet_mpi_cli: $fails failure(s)"

@@ -42,6 +42,7 @@
 #include <stdint.h>
 
 #include "pinet/recon_geom.h"
+#include "pinet/shuffle.h"
 #include "pinet/status.h"
 
 #ifdef __cplusplus
@@ -282,6 +283,45 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
                                uint32_t pes, pinet_em_partition part, pinet_recon_arith arith,
                                double *lambda_out, double *loglik, pinet_recon_comm *comm,
                                uint64_t *per_pe_work);
+
+/* ---- the same with one PE per process (libpinet_mpi: pinet/recon_mpi.h) --------------------- */
+
+/* How a distributed run reaches the other processes. Every process makes the same call with the
+ * same arguments and holds PE `pe`'s memory only (PE 0: also the host's); the library calls the
+ * hooks at the same points, in the same order, in every process, whatever its own status, so a
+ * process that fails tells the others at the next hook instead of leaving them waiting. */
+typedef struct pinet_recon_dist {
+  uint32_t pe; /* this process's PE (< pes); PE 0 is also the host */
+  void *ctx;   /* passed to the hooks */
+  /* Agree, then execute: return the largest status over every process (the same in each),
+   * given this one's status so far; when that is PINET_OK and sched is not NULL, execute sched
+   * with this PE's memory (and the host memory on PE 0) exactly as pinet_shuffle_execute does
+   * for every PE at once, and return its status (again the same in each). */
+  pinet_status (*step)(void *ctx, pinet_status local, const pinet_shuffle_schedule *sched,
+                       pinet_shuffle_elem elem, void *pe_mem, void *host_mem);
+  /* Agree as step; when OK, gather `bytes` of every PE's `part` into `all` on PE 0 (PE order):
+   * the host's view of data outside the schedules, for diagnostics (the EM log-likelihood). */
+  pinet_status (*gather)(void *ctx, pinet_status local, const void *part, size_t bytes,
+                         void *all);
+} pinet_recon_dist;
+
+/* pinet_fbp_parallel with PE dist->pe in this process: the same schedules, the same sums in the
+ * same order, so img (written on PE 0 only) is bit for bit pinet_fbp_parallel's; comm and
+ * per_pe_work are the same in every process. dist NULL: pinet_fbp_parallel. Argument errors
+ * (PINET_ERR_NULL: a hook; PINET_ERR_RANGE: dist->pe >= pes) are returned before any hook runs,
+ * so they must hold in every process alike. */
+pinet_status pinet_fbp_parallel_dist(pinet_fbp *p, const float *sino, uint32_t pes,
+                                     pinet_recon_arith arith, int frac_bits,
+                                     const pinet_recon_dist *dist, float *img,
+                                     pinet_recon_comm *comm, uint64_t *per_pe_work);
+
+/* pinet_em_parallel likewise: lambda_out and loglik are written on PE 0 only, bit for bit
+ * pinet_em_parallel's (loglik must be NULL in every process or in none). */
+pinet_status pinet_em_parallel_dist(const pinet_sysmat *m, const double *counts, uint32_t iters,
+                                    uint32_t pes, pinet_em_partition part,
+                                    pinet_recon_arith arith, const pinet_recon_dist *dist,
+                                    double *lambda_out, double *loglik, pinet_recon_comm *comm,
+                                    uint64_t *per_pe_work);
 
 /* ---- efficiency models (eqs. (4), (6)) fitted to Tables 2-7 --------------------------------- */
 
