@@ -3,36 +3,58 @@
 # co-simulation with its default settings, writes one FST per run to waves/ and ends with a
 # summary table per block. Exit status: 0 all passed, 1 a cosim failed, 2 usage, 3 build error.
 #
-#   bash scripts/verify.sh [--long] [--coverage] [--seed S] [--only REGEX] [--build DIR] [--no-deps] [--no-build]
+#   bash scripts/verify.sh [--long] [--coverage] [--seed S] [--seeds K] [-j N] [--junit FILE]
+#                          [--only REGEX] [--waves DIR] [--build DIR] [--no-deps] [--no-build]
 #
 # --long       also the long runs (e.g. the 128 x 128 reconstructions through the RTL)
 # --coverage   build the cosims with Verilator line+toggle coverage (separate build dir), print
 #              coverage per block and write annotated sources to waves/coverage/<run>/
 # --seed S     run every cosim with seed S instead of its default
+# --seeds K    run every cosim with K seeds: S, S+1, ..., S+K-1 (S = --seed, else 1); one row and
+#              one wave (<run>_s<seed>.fst) per run and seed
+# -j N         N runs at a time (default: the number of cores); a failing run is re-run alone
+#              afterwards, its command line printed
+# --junit FILE JUnit XML: one testcase per run and seed (failure message = the FAIL line, the
+#              wave as an attachment)
 # --only REGEX run only the cosims whose run name matches REGEX
+# --waves DIR  where waves, the summary and coverage go (default waves/)
 # --no-build   re-run the cosims of an existing build directory without configuring or building
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-coverage=0 seed="" only="" build="" deps=1 rebuild=1 long=0
+usage() { echo "verify: $* (try --help)" >&2; exit 2; }
+coverage=0 seed="" nseeds="" only="" build="" deps=1 rebuild=1 long=0 junit="" waves=waves
+jobs=$(nproc 2>/dev/null || echo 1)
 while [ $# -gt 0 ]; do
   case "$1" in
     --coverage) coverage=1 ;;
-    --seed) seed=${2:?--seed needs a value}; shift ;;
-    --only) only=${2:?--only needs a value}; shift ;;
-    --build) build=${2:?--build needs a value}; shift ;;
+    --seed|--seeds|-j|--junit|--only|--build|--waves)
+      [ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs a value"
+      case "$1" in
+        --seed) seed=$2 ;; --seeds) nseeds=$2 ;; -j) jobs=$2 ;; --junit) junit=$2 ;;
+        --only) only=$2 ;; --build) build=$2 ;; --waves) waves=$2 ;;
+      esac
+      shift ;;
     --no-deps) deps=0 ;;
     --no-build) rebuild=0 ;;
     --long) long=1 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "verify: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+    *) usage "unknown argument '$1'" ;;
   esac
   shift
 done
 if [ -n "$seed" ] && ! [[ "$seed" =~ ^[0-9]+$ ]]; then
-  echo "verify: --seed must be a non-negative integer" >&2; exit 2
+  usage "--seed must be a non-negative integer (got '$seed')"
 fi
+if [ -n "$nseeds" ] && ! [[ "$nseeds" =~ ^[1-9][0-9]{0,3}$ ]]; then
+  usage "--seeds must be an integer in 1..9999 (got '$nseeds')"
+fi
+[[ "$jobs" =~ ^[1-9][0-9]{0,2}$ ]] || usage "-j must be an integer in 1..999 (got '$jobs')"
+if [ -n "$junit" ]; then
+  { : >>"$junit"; } 2>/dev/null || usage "--junit '$junit': cannot write"
+fi
+mkdir -p "$waves" 2>/dev/null || usage "--waves '$waves': cannot create"
 
 [ $deps -eq 1 ] && { bash scripts/deps.sh || exit 3; }
 
@@ -51,8 +73,8 @@ elif [ ! -f "$build/cosim_runs.list" ]; then
   echo "verify: --no-build: $build/cosim_runs.list does not exist (build first)" >&2; exit 2
 fi
 
-mkdir -p waves
-[ $coverage -eq 1 ] && rm -rf waves/coverage && mkdir -p waves/coverage
+mkdir -p "$waves"
+[ $coverage -eq 1 ] && rm -rf "$waves/coverage" && mkdir -p "$waves/coverage"
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 
 # The GTKWave save file of a run: waves/<run>.gtkw, else the longest prefix of the run's name
@@ -67,44 +89,115 @@ save_file_for() {
   if [ -f "waves/$block.gtkw" ]; then echo "waves/$block.gtkw"; else echo "-"; fi
 }
 
-summary=waves/summary.txt
-rows=()
-failed=0 total_cycles=0 runs=0
+# The jobs: one per run and seed, in the order of the list (seed "" = the cosim's default).
+seeds=("$seed")
+if [ -n "$nseeds" ]; then
+  seeds=()
+  for ((k = 0; k < nseeds; k++)); do seeds+=($(( ${seed:-1} + k ))); done
+fi
+job_name=() job_exe=() job_args=() job_seed=() job_wave=()
 while IFS='|' read -r name exe args kind; do
   [[ -z "$name" || "$name" == \#* ]] && continue
   [ "$kind" = long ] && [ $long -eq 0 ] && continue
   if [ -n "$only" ] && ! [[ "$name" =~ $only ]]; then continue; fi
-  runs=$((runs + 1))
-  wave="waves/$name.fst"
+  for s in "${seeds[@]}"; do
+    job_name+=("$name") job_exe+=("$exe") job_args+=("$args") job_seed+=("$s")
+    if [ -n "$nseeds" ]; then job_wave+=("$waves/${name}_s$s.fst"); else job_wave+=("$waves/$name.fst"); fi
+  done
+done < "$build/cosim_runs.list"
+njobs=${#job_name[@]}
+[ $njobs -gt 0 ] || { echo "verify: no cosim runs registered${only:+ matching '$only'}" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# job_argv I: the command line of job I, in the array `cmd`.
+job_argv() {
+  local i=$1
   # shellcheck disable=SC2206
-  argv=($args)
-  if [ -n "$seed" ]; then argv+=(--seed "$seed"); fi
-  start=$EPOCHREALTIME
+  cmd=("${job_exe[$i]}" ${job_args[$i]})
+  [ -n "${job_seed[$i]}" ] && cmd+=(--seed "${job_seed[$i]}")
+  cmd+=(--quiet --wave "${job_wave[$i]}")
+}
+
+# run_job I: runs job I; its output, exit status and seconds go to $tmp/I.{out,rc,secs}.
+run_job() {
+  local i=$1 start=$EPOCHREALTIME rc=0 cmd
+  job_argv "$i"
+  local cov=${job_wave[$i]%.fst}
+  cov="$waves/coverage/${cov##*/}.dat"
   if [ $coverage -eq 1 ]; then
-    out=$(PINET_COVERAGE_FILE="waves/coverage/$name.dat" "$exe" "${argv[@]}" --quiet --wave "$wave" 2>&1)
+    PINET_COVERAGE_FILE=$cov "${cmd[@]}" >"$tmp/$i.out" 2>&1 || rc=$?
   else
-    out=$("$exe" "${argv[@]}" --quiet --wave "$wave" 2>&1)
+    "${cmd[@]}" >"$tmp/$i.out" 2>&1 || rc=$?
   fi
-  rc=$?
-  secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
-  last=$(printf '%s\n' "$out" | grep -E '^(PASS|FAIL) ' | tail -n 1)
-  if [[ "$last" =~ ^PASS\ ([^ ]+)\ matched\ ([0-9]+)\ cycles\ seed\ ([0-9]+)$ ]] && [ $rc -eq 0 ]; then
+  echo $rc >"$tmp/$i.rc"
+  awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }' >"$tmp/$i.secs"
+}
+
+# result_line I: the last PASS/FAIL line of job I.
+result_line() { grep -E '^(PASS|FAIL) ' "$tmp/$1.out" | tail -n 1; }
+
+report_job() {
+  local i=$1
+  printf 'verify: %-22s %s (%ss)\n' "${job_name[$i]}" "$(result_line "$i" || true)" \
+    "$(cat "$tmp/$i.secs")"
+}
+
+# Run with at most $jobs at a time; report each as it ends.
+if [ "$jobs" -gt 1 ] && [ $njobs -gt 1 ]; then
+  echo "verify: $njobs runs, $jobs at a time"
+fi
+declare -A running=()
+for ((i = 0; i < njobs; i++)); do
+  while [ ${#running[@]} -ge "$jobs" ]; do
+    wait -n 2>/dev/null || true
+    for j in "${!running[@]}"; do
+      if [ -f "$tmp/$j.secs" ]; then unset "running[$j]"; report_job "$j"; fi
+    done
+  done
+  run_job "$i" &
+  running[$i]=$!
+done
+wait
+for j in "${!running[@]}"; do report_job "$j"; done
+
+summary=$waves/summary.txt
+rows=() failed_jobs=()
+failed=0 total_cycles=0
+for ((i = 0; i < njobs; i++)); do
+  name=${job_name[$i]} wave=${job_wave[$i]} rc=$(cat "$tmp/$i.rc") last=$(result_line "$i")
+  if [[ "$last" =~ ^PASS\ ([^ ]+)\ matched\ ([0-9]+)\ cycles\ seed\ ([0-9]+)$ ]] && [ "$rc" -eq 0 ]; then
     block=${BASH_REMATCH[1]} cycles=${BASH_REMATCH[2]} s=${BASH_REMATCH[3]}
     total_cycles=$((total_cycles + cycles))
     rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s' "$name" "$block" "$cycles" 0 "$s" PASS "$wave" "$(save_file_for "$name" "$block")")")
+    echo "PASS|$block|$s|$cycles" >"$tmp/$i.verdict"
   elif [[ "$last" =~ ^FAIL\ ([^ ]+)\ cycle\ ([0-9]+)\ .*seed\ ([0-9]+)$ ]]; then
     block=${BASH_REMATCH[1]} s=${BASH_REMATCH[3]}
-    failed=$((failed + 1))
+    failed=$((failed + 1)) failed_jobs+=("$i")
     rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s' "$name" "$block" "${BASH_REMATCH[2]}" 1 "$s" FAIL "$wave" "$(save_file_for "$name" "$block")")")
     echo "$last"
+    echo "FAIL|$block|$s|${BASH_REMATCH[2]}" >"$tmp/$i.verdict"
   else
-    failed=$((failed + 1))
-    rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %s' "$name" "?" "-" "-" "${seed:--}" "ERROR" "$wave")")
+    failed=$((failed + 1)) failed_jobs+=("$i")
+    rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %s' "$name" "?" "-" "-" "${job_seed[$i]:--}" "ERROR" "$wave")")
     echo "verify: $name exited $rc without a PASS/FAIL line:" >&2
-    printf '%s\n' "$out" | tail -n 5 >&2
+    tail -n 5 "$tmp/$i.out" >&2
+    echo "ERROR|?|${job_seed[$i]:--}|-" >"$tmp/$i.verdict"
   fi
-  printf 'verify: %-22s %s (%ss)\n' "$name" "${last:-no result}" "$secs"
-done < "$build/cosim_runs.list"
+done
+
+# A failing run once more, alone: the command to reproduce it, and whether it fails again
+# without the others running beside it.
+for i in "${failed_jobs[@]}"; do
+  job_argv "$i"
+  echo "verify: re-running ${job_name[$i]} alone: ${cmd[*]}"
+  rm -f "$tmp/$i.secs"
+  cp "$tmp/$i.out" "$tmp/$i.first.out"
+  run_job "$i"
+  echo "verify: alone: $(result_line "$i" || echo "no PASS/FAIL line, exit $(cat "$tmp/$i.rc")")"
+  cp "$tmp/$i.first.out" "$tmp/$i.out"
+done
 
 {
   echo
@@ -113,14 +206,55 @@ done < "$build/cosim_runs.list"
     'save file'
 
   printf '%s\n' "${rows[@]}"
-  echo "total: $runs runs, $total_cycles cycles compared, $failed failed"
+  echo "total: $njobs runs, $total_cycles cycles compared, $failed failed"
 } | tee "$summary"
+
+# JUnit XML (the structure of the common JUnit schema: testsuites > testsuite > testcase, a
+# failure or error element per failing case, system-out with the wave as an attachment).
+if [ -n "$junit" ]; then
+  python3 - "$junit" "$tmp" "$njobs" "${job_name[@]}" -- "${job_wave[@]}" <<'PY' || { echo "verify: cannot write --junit '$junit'" >&2; exit 1; }
+import os, sys, xml.etree.ElementTree as ET
+path, tmp, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+names = sys.argv[4:4 + n]
+waves = sys.argv[5 + n:5 + 2 * n]
+suite = ET.Element("testsuite", name="pinet.verify")
+fails = errors = 0
+total = 0.0
+for i in range(n):
+    kind, block, seed, cycles = open(f"{tmp}/{i}.verdict").read().strip().split("|")
+    secs = float(open(f"{tmp}/{i}.secs").read())
+    total += secs
+    out = open(f"{tmp}/{i}.out", errors="replace").read()
+    last = [l for l in out.splitlines() if l.startswith(("PASS ", "FAIL "))]
+    case = ET.SubElement(suite, "testcase", classname=f"pinet.cosim.{block}",
+                         name=f"{names[i]} seed {seed}", time=f"{secs:.3f}")
+    if kind == "FAIL":
+        fails += 1
+        ET.SubElement(case, "failure", message=last[-1], type="mismatch").text = out[-4000:]
+    elif kind == "ERROR":
+        errors += 1
+        ET.SubElement(case, "error", message=f"{names[i]}: no PASS/FAIL line",
+                      type="error").text = out[-4000:]
+    ET.SubElement(case, "system-out").text = (
+        (last[-1] + "\n" if last else "") + f"[[ATTACHMENT|{os.path.abspath(waves[i])}]]\n")
+suite.set("tests", str(n))
+suite.set("failures", str(fails))
+suite.set("errors", str(errors))
+suite.set("skipped", "0")
+suite.set("time", f"{total:.3f}")
+root = ET.Element("testsuites", name="pinet", tests=str(n), failures=str(fails),
+                  errors=str(errors), time=f"{total:.3f}")
+root.append(suite)
+ET.ElementTree(root).write(path + ".part", encoding="utf-8", xml_declaration=True)
+os.replace(path + ".part", path)
+PY
+  echo "verify: JUnit XML: $junit"
+fi
 
 if [ $coverage -eq 1 ]; then
   echo
-  python3 scripts/coverage_report.py waves/coverage | tee -a "$summary"
+  python3 scripts/coverage_report.py "$waves/coverage" | tee -a "$summary"
 fi
 echo "verify: open a run's waves with its save file, from here: gtkwave <wave> <save file>"
-[ $runs -gt 0 ] || { echo "verify: no cosim runs registered" >&2; exit 1; }
 [ $failed -eq 0 ] || exit 1
 exit 0
