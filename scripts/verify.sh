@@ -4,7 +4,8 @@
 # summary table per block. Exit status: 0 all passed, 1 a cosim failed, 2 usage, 3 build error.
 #
 #   bash scripts/verify.sh [--long] [--coverage] [--seed S] [--seeds K] [-j N] [--junit FILE]
-#                          [--only REGEX] [--waves DIR] [--build DIR] [--no-deps] [--no-build]
+#                          [--only REGEX] [--rtl DIR] [--waves DIR] [--build DIR] [--no-deps]
+#                          [--no-build]
 #
 # --long       also the long runs (e.g. the 128 x 128 reconstructions through the RTL)
 # --coverage   build the cosims with Verilator line+toggle coverage (separate build dir), print
@@ -17,6 +18,9 @@
 # --junit FILE JUnit XML: one testcase per run and seed (failure message = the FAIL line, the
 #              wave as an attachment)
 # --only REGEX run only the cosims whose run name matches REGEX
+# --rtl DIR    verify another RTL: the files of DIR named as in rtl/pinet.f replace ours (same
+#              modules, ports and parameters, checked first), the rest come from rtl/; built in
+#              build-rtl (or --build) with only the cosims the selected runs need
 # --waves DIR  where waves, the summary and coverage go (default waves/)
 # --no-build   re-run the cosims of an existing build directory without configuring or building
 set -uo pipefail
@@ -24,16 +28,16 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 usage() { echo "verify: $* (try --help)" >&2; exit 2; }
-coverage=0 seed="" nseeds="" only="" build="" deps=1 rebuild=1 long=0 junit="" waves=waves
+coverage=0 seed="" nseeds="" only="" build="" deps=1 rebuild=1 long=0 junit="" waves=waves rtl=""
 jobs=$(nproc 2>/dev/null || echo 1)
 while [ $# -gt 0 ]; do
   case "$1" in
     --coverage) coverage=1 ;;
-    --seed|--seeds|-j|--junit|--only|--build|--waves)
+    --seed|--seeds|-j|--junit|--only|--build|--waves|--rtl)
       [ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs a value"
       case "$1" in
         --seed) seed=$2 ;; --seeds) nseeds=$2 ;; -j) jobs=$2 ;; --junit) junit=$2 ;;
-        --only) only=$2 ;; --build) build=$2 ;; --waves) waves=$2 ;;
+        --only) only=$2 ;; --build) build=$2 ;; --waves) waves=$2 ;; --rtl) rtl=$2 ;;
       esac
       shift ;;
     --no-deps) deps=0 ;;
@@ -56,18 +60,53 @@ if [ -n "$junit" ]; then
 fi
 mkdir -p "$waves" 2>/dev/null || usage "--waves '$waves': cannot create"
 
+# --rtl: the files of DIR that replace ours, and their modules' ports against ours.
+if [ -n "$rtl" ]; then
+  [ -d "$rtl" ] || usage "--rtl '$rtl' is not a directory"
+  rtl=$(cd "$rtl" && pwd)
+  replaced=()
+  while read -r f; do
+    [ -f "$rtl/$f" ] && replaced+=("$f")
+  done < <(sed -n 's|^rtl/||p' rtl/pinet.f)
+  [ ${#replaced[@]} -gt 0 ] || usage "--rtl '$rtl': no file named as one of rtl/pinet.f's"
+  if ! ports=$(python3 scripts/rtl_ports.py rtl "$rtl" "${replaced[@]}"); then
+    echo "verify: --rtl $rtl/$(head -n 1 <<<"$ports")" >&2
+    [ "$(wc -l <<<"$ports")" -gt 1 ] && echo "verify: ($(($(wc -l <<<"$ports") - 1)) more difference(s))" >&2
+    exit 3
+  fi
+  echo "verify: RTL from $rtl: ${replaced[*]}; the rest from rtl/"
+fi
+
 [ $deps -eq 1 ] && { bash scripts/deps.sh || exit 3; }
 
 if [ -z "$build" ]; then
-  build=build; [ $coverage -eq 1 ] && build=build-coverage
+  build=build; [ $coverage -eq 1 ] && build=build-coverage; [ -n "$rtl" ] && build=build-rtl
 fi
 cov_flag=OFF; [ $coverage -eq 1 ] && cov_flag=ON
+
+# The executables the selected runs need (--rtl builds only those).
+needed_targets() {
+  while IFS='|' read -r name exe _ kind; do
+    [[ -z "$name" || "$name" == \#* ]] && continue
+    [ "$kind" = long ] && [ $long -eq 0 ] && continue
+    if [ -n "$only" ] && ! [[ "$name" =~ $only ]]; then continue; fi
+    basename "$exe"
+  done < "$build/cosim_runs.list" | sort -u
+}
+
 if [ $rebuild -eq 1 ]; then
-  echo "verify: configuring $build (Release, coverage $cov_flag)"
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_COVERAGE=$cov_flag >"$build.configure.log" 2>&1 \
+  echo "verify: configuring $build (Release, coverage $cov_flag${rtl:+, RTL from $rtl})"
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_COVERAGE=$cov_flag \
+    -DPINET_RTL_DIR="$rtl" >"$build.configure.log" 2>&1 \
     || { cat "$build.configure.log" >&2; echo "verify: configure failed" >&2; exit 3; }
-  echo "verify: building (log: $build.build.log; the first build takes several minutes)"
-  cmake --build "$build" >"$build.build.log" 2>&1 \
+  targets=()
+  if [ -n "$rtl" ]; then
+    mapfile -t targets < <(needed_targets)
+    [ ${#targets[@]} -gt 0 ] || { echo "verify: no cosim runs registered${only:+ matching '$only'}" >&2; exit 1; }
+    targets=(--target "${targets[@]}")
+  fi
+  echo "verify: building${targets[*]:+ ${targets[*]:1}} (log: $build.build.log; the first build takes several minutes)"
+  cmake --build "$build" "${targets[@]}" >"$build.build.log" 2>&1 \
     || { tail -n 40 "$build.build.log" >&2; echo "verify: build failed" >&2; exit 3; }
 elif [ ! -f "$build/cosim_runs.list" ]; then
   echo "verify: --no-build: $build/cosim_runs.list does not exist (build first)" >&2; exit 2
