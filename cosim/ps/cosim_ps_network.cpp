@@ -31,12 +31,26 @@
 #include <string>
 #include <vector>
 
-#include "Vps_network_n16.h"
+// The sizes this executable is built for (PINET_PS_COSIM_SIZES in cosim/ps/CMakeLists.txt):
+// PS_MEMWORDS_N<n> is defined for each.
+#ifdef PS_MEMWORDS_N2
 #include "Vps_network_n2.h"
-#include "Vps_network_n32.h"
+#endif
+#ifdef PS_MEMWORDS_N4
 #include "Vps_network_n4.h"
-#include "Vps_network_n64.h"
+#endif
+#ifdef PS_MEMWORDS_N8
 #include "Vps_network_n8.h"
+#endif
+#ifdef PS_MEMWORDS_N16
+#include "Vps_network_n16.h"
+#endif
+#ifdef PS_MEMWORDS_N32
+#include "Vps_network_n32.h"
+#endif
+#ifdef PS_MEMWORDS_N64
+#include "Vps_network_n64.h"
+#endif
 #include "ps_cosim.h"
 
 namespace {
@@ -371,15 +385,27 @@ int main(int argc, char **argv) {
   if (!opt.parse(argc, argv)) return opt.exit_code();
   cfg.pes = (uint32_t)opt.get("pes");
   switch (cfg.pes) {
+#ifdef PS_MEMWORDS_N2
     case 2: cfg.mem_words = PS_MEMWORDS_N2; break;
+#endif
+#ifdef PS_MEMWORDS_N4
     case 4: cfg.mem_words = PS_MEMWORDS_N4; break;
+#endif
+#ifdef PS_MEMWORDS_N8
     case 8: cfg.mem_words = PS_MEMWORDS_N8; break;
+#endif
+#ifdef PS_MEMWORDS_N16
     case 16: cfg.mem_words = PS_MEMWORDS_N16; break;
+#endif
+#ifdef PS_MEMWORDS_N32
     case 32: cfg.mem_words = PS_MEMWORDS_N32; break;
+#endif
+#ifdef PS_MEMWORDS_N64
     case 64: cfg.mem_words = PS_MEMWORDS_N64; break;
+#endif
     default:
       opt.reject("--pes " + std::to_string(opt.get("pes")) +
-                 ": this executable has ps_network for N = 2, 4, 8, 16, 32, 64 only");
+                 ": this executable has ps_network for N = " PS_COSIM_SIZES_TEXT " only");
       return opt.exit_code();
   }
   if (opt.get("op") >= pc::kNumOps && opt.get("op") != pc::kOpAll) {
@@ -419,11 +445,24 @@ int main(int argc, char **argv) {
   }
   if (!cfg.compare) cfg.bad = cfg.disturb = false;
   switch (cfg.pes) {
+#ifdef PS_MEMWORDS_N2
     case 2: return run_network<Vps_network_n2>(opt, argc, argv, cfg);
+#endif
+#ifdef PS_MEMWORDS_N4
     case 4: return run_network<Vps_network_n4>(opt, argc, argv, cfg);
+#endif
+#ifdef PS_MEMWORDS_N8
     case 8: return run_network<Vps_network_n8>(opt, argc, argv, cfg);
+#endif
+#ifdef PS_MEMWORDS_N16
     case 16: return run_network<Vps_network_n16>(opt, argc, argv, cfg);
+#endif
+#ifdef PS_MEMWORDS_N32
     case 32: return run_network<Vps_network_n32>(opt, argc, argv, cfg);
-    default: return run_network<Vps_network_n64>(opt, argc, argv, cfg);
+#endif
+#ifdef PS_MEMWORDS_N64
+    case 64: return run_network<Vps_network_n64>(opt, argc, argv, cfg);
+#endif
+    default: return 3;  // not reached: refused above
   }
 }

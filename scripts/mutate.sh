@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Mutation testing of the RTL against pinet's own cosims (docs/verification.md): each mutant
+# below changes one thing in one module (an operator, an index, a constant, an enable, a reset
+# value, a port), is put in a directory of its own and verified with `scripts/verify.sh --rtl`
+# on the runs that cover that module. A mutant the cosims catch is KILLED; one they pass is
+# SURVIVED (a hole in the stimulus or the checks) unless the table marks it EQUIVALENT with the
+# reason; one that does not build is STILLBORN (the compiler caught it, not the tests).
+#
+#   bash scripts/mutate.sh [--only REGEX] [--list] [--build DIR] [--work DIR]
+#
+# --only REGEX  the mutants whose "<id> <file>" matches
+# --list        print the table and exit
+# --build DIR   the build directory (default build-mutate; configured with the ps_network
+#               cosim at N = 2, 4, 8 only, which builds several times faster)
+# --work DIR    keep each mutant's directory and verify.sh log there (default: a temporary one)
+# Prints one line per mutant and the kill rate of the non-equivalent ones. Exit status 0 when
+# every non-equivalent mutant that built was killed, 1 otherwise, 2 usage. Takes about a minute
+# per RTA mutant and a few per ps mutant on a 2-core machine.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+usage() { echo "mutate: $* (try --help)" >&2; exit 2; }
+only="" list=0 build=build-mutate work=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --only|--build|--work)
+      [ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs a value"
+      case "$1" in --only) only=$2 ;; --build) build=$2 ;; --work) work=$2 ;; esac
+      shift ;;
+    --list) list=1 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+    *) usage "unknown argument '$1'" ;;
+  esac
+  shift
+done
+
+# The runs that cover each module (verify.sh --only), the cheapest that exercise it fully.
+switch_runs='^(rta_switch|rta_ring_n8)$'
+ring_runs='^rta_ring_n(4|8|16)$'
+torus_runs='^rta_torus2d_s(4|8)$'
+ctrl_runs='^rta_bitmap_ctrl_d(1_s8|1_s64|2_s4|2_s8)$'
+sys_runs='^rta_system(1d_n8|2d_s4)$'
+ps_runs='^(ps_network_n(2|4|8)|ps_system)$'
+
+# id @ file @ sed expression @ runs @ EQUIVALENT: reason (empty: not equivalent); fields split
+# at "@" because the expressions contain "|"
+mutants=(
+  "sw_t1_off@rta_switch.sv@s/assign t1_o = on_i ? t2_i : t3_i;/assign t1_o = on_i ? t2_i : t4_i;/@$switch_runs@"
+  "sw_t2_on@rta_switch.sv@s/assign t2_o = on_i ? t1_i : t4_i;/assign t2_o = on_i ? t3_i : t4_i;/@$switch_runs@"
+  "sw_t3_sel@rta_switch.sv@s/assign t3_o = on_i ? t4_i : t1_i;/assign t3_o = !on_i ? t4_i : t1_i;/@$switch_runs@"
+  "sw_t4_zero@rta_switch.sv@s/assign t4_o = on_i ? t3_i : t2_i;/assign t4_o = on_i ? '0 : t2_i;/@$switch_runs@"
+  "ring_seg0@rta_ring.sv@s/= l_i\[0 +: Width\];/= r_i[0 +: Width];/@$ring_runs@"
+  "ring_end@rta_ring.sv@s/= seg_right\[NumSwitches\*Width +: Width\];/= seg_left[NumSwitches*Width +: Width];/@$ring_runs@"
+  "ring_direct@rta_ring.sv@s/= l_i\[(2\*m+1)\*Width +: Width\];/= l_i[(2*m)*Width +: Width];/@$ring_runs@"
+  "ring_bit_index@rta_ring.sv@s/.on_i(bitmap_i\[p\]),/.on_i(bitmap_i[NumSwitches-1-p]),/@$ring_runs@"
+  "ring_t2_index@rta_ring.sv@s/.t2_i(l_i\[(2\*p+2)\*Width +: Width\]),/.t2_i(l_i[(2*p+1)*Width +: Width]),/@$ring_runs@"
+  "torus_col_u@rta_torus2d.sv@s/= u_i\[(r\*Side+c)\*Width +: Width\];/= d_i[(r*Side+c)*Width +: Width];/@$torus_runs@"
+  "torus_row_bits@rta_torus2d.sv@s/.bitmap_i(bitmap_i\[r\*RingSwitches +: RingSwitches\]),/.bitmap_i(bitmap_i[(Side-1-r)*RingSwitches +: RingSwitches]),/@$torus_runs@"
+  "torus_out_row@rta_torus2d.sv@s/= col_d_out\[r\*Width +: Width\];/= col_d_out[(Side-1-r)*Width +: Width];/@$torus_runs@"
+  "ctrl_reset_bitmap@rta_bitmap_ctrl.sv@s/bitmap_q <= '1;/bitmap_q <= '0;/@$ctrl_runs@"
+  "ctrl_reset_mode@rta_bitmap_ctrl.sv@s/mode_q   <= rta_pkg::ModeSrta;/mode_q   <= rta_pkg::ModeRta;/@$ctrl_runs@"
+  "ctrl_srta_any@rta_bitmap_ctrl.sv@s/rta_pkg::ModeSrta: check_legal = srta_ok;/rta_pkg::ModeSrta: check_legal = 1'b1;/@$ctrl_runs@"
+  "ctrl_closure@rta_bitmap_ctrl.sv@s/~(node_on\[2\*n-1\] \& node_on\[2\*n\])/~(node_on[2*n-1] | node_on[2*n])/@$ctrl_runs@"
+  "ctrl_level_cmp@rta_bitmap_ctrl.sv@s/? (cmd_arg_i >= Level) :/? (cmd_arg_i > Level) :/@$ctrl_runs@"
+  "ctrl_arg_level@rta_bitmap_ctrl.sv@s/(cmd_arg_i <= ArgLevels)/(cmd_arg_i < ArgLevels)/@$ctrl_runs@"
+  "ctrl_arg_node0@rta_bitmap_ctrl.sv@s/assign arg_is_node  = (cmd_arg_i != '0) \&\& /assign arg_is_node  = /@$ctrl_runs@"
+  "ctrl_arg_mode@rta_bitmap_ctrl.sv@s/assign arg_is_mode  = (cmd_arg_i <= ArgMaxMode);/assign arg_is_mode  = (cmd_arg_i[1:0] <= 2'd2);/@$ctrl_runs@"
+  "ctrl_err_code@rta_bitmap_ctrl.sv@s/err_d = rta_pkg::ErrBadNode;/err_d = rta_pkg::ErrBadLevel;/@$ctrl_runs@"
+  "ctrl_err_sticky@rta_bitmap_ctrl.sv@s/err_q    <= err_d;/err_q    <= err_d | err_q;/@$ctrl_runs@"
+  "ctrl_mode_map@rta_bitmap_ctrl.sv@s/2'd1:    mode_d = rta_pkg::ModeArta;/2'd1:    mode_d = rta_pkg::ModeRta;/@$ctrl_runs@"
+  "ctrl_arta_on@rta_bitmap_ctrl.sv@s/(bitmap_q\[B\] | node_set\[Node-1\])/(bitmap_q[B] | node_clear[Node-1])/@$ctrl_runs@"
+  "sys1d_lr@rta_system1d.sv@s/    .l_i     (l_i),/    .l_i     (r_i),/@$sys_runs@"
+  "sys1d_bitmap@rta_system1d.sv@s/    .bitmap_i(bitmap_o),/    .bitmap_i(~bitmap_o),/@$sys_runs@"
+  "sys2d_ud@rta_system2d.sv@s/    .u_i     (u_i),/    .u_i     (d_i),/@$sys_runs@"
+  "sys2d_bitmap@rta_system2d.sv@s/    .bitmap_i(bitmap_o),/    .bitmap_i(~bitmap_o),/@$sys_runs@"
+  "ps_adder@ps_router.sv@s/wra_data = in0_data + in1_data;/wra_data = in0_data - in1_data;/@$ps_runs@"
+  "ps_out1_valid@ps_router.sv@s/assign out_valid\[1\] = rdb_act \&\& !rdb_out0_q;/assign out_valid[1] = rdb_act;/@$ps_runs@"
+  "ps_done@ps_router.sv@s/        done_d = 1'b1;/        done_d = 1'b0;/@$ps_runs@"
+  "ps_busy_err@ps_router.sv@s/err_d = ps_pkg::PsErrBusy;/err_d = ps_pkg::PsErrOk;/@$ps_runs@"
+  "ps_step_inc@ps_router.sv@s/step_d  = step_q + StOne;/step_d  = step_q + StOne + StOne;/@$ps_runs@"
+  "ps_wrb_sel@ps_router.sv@s/wrb_in2_q ? in2_data : in3_data;/wrb_in2_q ? in3_data : in2_data;/@$ps_runs@"
+  "ps_host_addr@ps_router.sv@s/assign host_addr_o  = host_valid_o ? rda_off_q + AddrW'(word_q) : '0;/assign host_addr_o  = host_valid_o ? rda_off_q : '0;/@$ps_runs@"
+  "ps_reset_err@ps_router.sv@s/err_q   <= ps_pkg::PsErrOk;/err_q   <= ps_pkg::PsErrBusy;/@$ps_runs@"
+  "ps_local_we@ps_router.sv@s/assign mem_wa_en   = run_q ? wra_act : lcl_we_i;/assign mem_wa_en   = run_q ? wra_act : 1'b0;/@$ps_runs@"
+  "ps_gather_depth@ps_router.sv@s/if (st <= StN1 - pe_depth) begin/if (st <= StN - pe_depth) begin/@$ps_runs@"
+  "net_done@ps_network.sv@s/assign done_o = \&done;/assign done_o = |done;/@$ps_runs@"
+  "net_busy@ps_network.sv@s/assign busy_o = |busy;/assign busy_o = busy[0];/@$ps_runs@"
+  "net_err@ps_network.sv@s/assign err_o  = (|link_err) ? ps_pkg::PsErrLink : err\[0 +: ErrW\];/assign err_o  = err[0 +: ErrW];/@$ps_runs@"
+  "net_ring@ps_network.sv@s/.ring_succ_link_i(RingStraps\[k\]),/.ring_succ_link_i(RingStraps[N + k]),/@$ps_runs@"
+)
+
+if [ $list -eq 1 ]; then
+  for row in "${mutants[@]}"; do
+    IFS='@' read -r id file expr runs equiv <<<"$row"
+    printf '%-18s %-18s %s%s\n' "$id" "$file" "$expr" "${equiv:+  (EQUIVALENT: $equiv)}"
+  done
+  exit 0
+fi
+
+if [ -z "$work" ]; then
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
+mkdir -p "$work" 2>/dev/null || usage "cannot create --work '$work'"
+work=$(cd "$work" && pwd)
+
+# One configuration for every mutant: $work/rtl is a full copy of rtl/ (timestamps kept) into
+# which each mutant's file is written, and restored (with a new timestamp, so that whatever was
+# built from the mutant is rebuilt) after it.
+mkdir -p "$work/rtl"
+cp -p rtl/*.sv "$work/rtl/"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_MPI=OFF \
+  -DPINET_PS_COSIM_SIZES="2;4;8" -DPINET_RTL_DIR="$work/rtl" >"$work/configure.log" 2>&1 ||
+  { tail -n 20 "$work/configure.log" >&2; echo "mutate: configure failed" >&2; exit 3; }
+
+# targets_for REGEX: the cosim executables of the default runs whose name matches.
+targets_for() {
+  while IFS='|' read -r name exe _ kind; do
+    [[ -z "$name" || "$name" == \#* || "$kind" = long ]] && continue
+    [[ "$name" =~ $1 ]] && basename "$exe"
+  done <"$build/cosim_runs.list" | sort -u
+}
+
+killed=0 survived=0 equivalent=0 stillborn=0 ran=0
+survivors=()
+for row in "${mutants[@]}"; do
+  IFS='@' read -r id file expr runs equiv <<<"$row"
+  if [ -n "$only" ] && ! [[ "$id $file" =~ $only ]]; then continue; fi
+  ran=$((ran + 1))
+  sed "$expr" "rtl/$file" >"$work/rtl/$file"
+  if cmp -s "rtl/$file" "$work/rtl/$file"; then
+    echo "mutate: $id: the sed changes nothing in rtl/$file (fix the table)" >&2
+    exit 3
+  fi
+  mkdir -p "$work/$id"
+  cp "$work/rtl/$file" "$work/$id/"
+  start=$EPOCHREALTIME rc=0
+  mapfile -t targets < <(targets_for "$runs")
+  if ! cmake --build "$build" --target "${targets[@]}" >"$work/$id/build.log" 2>&1; then
+    rc=3
+  else
+    bash scripts/verify.sh --no-deps --no-build --build "$build" --rtl "$work/rtl" \
+      --only "$runs" --waves "$work/$id/waves" >"$work/$id/verify.log" 2>&1 || rc=$?
+  fi
+  cp "rtl/$file" "$work/rtl/$file"
+  secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
+  first_fail=$(grep -m1 -E '^FAIL ' "$work/$id/verify.log" 2>/dev/null || true)
+  if [ -n "$equiv" ]; then
+    equivalent=$((equivalent + 1)) verdict="EQUIVALENT ($equiv)"
+    [ $rc -ne 0 ] && verdict="EQUIVALENT but the cosims fail (exit $rc): check the reason"
+  elif [ $rc -eq 1 ]; then
+    killed=$((killed + 1)) verdict="KILLED by ${first_fail:-a run without a result line}"
+  elif [ $rc -eq 0 ]; then
+    survived=$((survived + 1)) verdict="SURVIVED" survivors+=("$id")
+  else
+    stillborn=$((stillborn + 1)) verdict="STILLBORN (does not build; $work/$id/build.log)"
+  fi
+  printf '%-18s %-18s %s (%ss)\n' "$id" "$file" "$verdict" "$secs"
+done
+[ $ran -gt 0 ] || usage "no mutant matches '$only'"
+
+counted=$((killed + survived))
+rate="-"
+[ $counted -gt 0 ] && rate=$(awk -v k=$killed -v n=$counted 'BEGIN { printf "%.1f %%", 100 * k / n }')
+echo "mutate: $ran mutants: $killed killed, $survived survived, $equivalent equivalent, $stillborn stillborn; kill rate $rate of the non-equivalent ones that built"
+[ ${#survivors[@]} -eq 0 ] || echo "mutate: survivors: ${survivors[*]}"
+[ $survived -eq 0 ] && [ $stillborn -eq 0 ]
