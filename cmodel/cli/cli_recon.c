@@ -104,6 +104,33 @@ static int parse_noise(const char *ctx, const char *text, double *noise) {
   return PINET_EXIT_OK;
 }
 
+/* PINET_ISA (the kernels' instruction set, pinet_isa_from_env): an unknown value is refused, so a
+ * test that forces one never runs another by a typo. */
+static int check_isa_env(const char *ctx, pinet_isa *isa) {
+  if (pinet_isa_from_env(isa) == PINET_OK) return PINET_EXIT_OK;
+  fprintf(stderr, "pinet: %s: %s must be sse2, avx2, avx512 or auto (got '%s')\n", ctx,
+          PINET_ISA_ENV, getenv(PINET_ISA_ENV));
+  return PINET_EXIT_INPUT;
+}
+
+/* --threads T (1 .. PINET_RECON_MAX_THREADS, default 1): the sequential kernels' threads. The
+ * parallel runs (--pes) simulate PEs instead and take none. */
+static int parse_threads(const char *ctx, pinet_cli_opt *o, size_t n, uint32_t pes,
+                         uint32_t *threads) {
+  *threads = 1;
+  pinet_cli_opt *op = pinet_cli_find(o, n, "threads");
+  if (op == NULL || !op->present) return PINET_EXIT_OK;
+  if (pes != 0) return pinet_cli_usage_error(ctx, "--threads goes with the sequential run (no --pes)");
+  return parse_u32_opt(ctx, o, n, "threads", threads, 1, PINET_RECON_MAX_THREADS);
+}
+
+static void json_isa_threads(pinet_json *js, pinet_isa isa, uint32_t threads) {
+  pinet_json_key(js, "isa");
+  pinet_json_string(js, pinet_isa_name(isa));
+  pinet_json_key(js, "threads");
+  pinet_json_u64(js, threads);
+}
+
 /* RMSE inside the reconstruction disk. */
 static void json_comm(pinet_json *js, const pinet_recon_comm *c, const uint64_t *work) {
   pinet_json_key(js, "pes");
@@ -164,7 +191,7 @@ static int fail_not_finite(const char *ctx, const char *path, const float *v, si
 }
 
 enum { F_SINO, F_VIEWS, F_BINS, F_FILTER, F_SIZE, F_OUT, F_JSON, F_PHANTOM, F_PES, F_FIXED,
-       F_CENTER, F_GEOM, F_DETS, F_NOISE, F_SEED, F_COUNT };
+       F_CENTER, F_GEOM, F_DETS, F_NOISE, F_SEED, F_THREADS, F_COUNT };
 
 /* What `recon fbp` allocates, in bytes (measured peaks 0.9-1.1x of it, test_cli_memory.sh): the
  * sinogram twice (input, phantom), the filtered views (D + N + pad per view), the image, the
@@ -205,7 +232,8 @@ static int cmd_fbp(int argc, char **argv, const pinet_recon_dist *dist) {
       [F_GEOM] = {"geometry", 1, "G", "parallel|ring (phantom only; ring: rebinned PET ring)", NULL, 0},
       [F_DETS] = {"detectors", 1, "D", "ring detectors (default 96)", NULL, 0},
       [F_NOISE] = {"noise", 1, "S", "phantom only: Poisson noise at S counts per unit", NULL, 0},
-      [F_SEED] = {"seed", 1, "N", "noise seed (default 1)", NULL, 0}};
+      [F_SEED] = {"seed", 1, "N", "noise seed (default 1)", NULL, 0},
+      [F_THREADS] = {"threads", 1, "T", "threads (default 1; the image does not depend on T)", NULL, 0}};
   int rc = pinet_cli_parse_or_help(ctx,
                                    "usage: pinet recon fbp (--sinogram FILE --views V --bins D | "
                                    "--phantom NAME --views V) --size N [--filter F] [--out IMG] "
@@ -230,6 +258,10 @@ static int cmd_fbp(int argc, char **argv, const pinet_recon_dist *dist) {
   bins = size;
   if ((rc = parse_u32_opt(ctx, o, F_COUNT, "bins", &bins, 1, PINET_RECON_MAX_BINS)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_pes(ctx, o, F_COUNT, &pes)) != PINET_EXIT_OK) return rc;
+  uint32_t threads = 1;
+  pinet_isa isa;
+  if ((rc = parse_threads(ctx, o, F_COUNT, pes, &threads)) != PINET_EXIT_OK) return rc;
+  if ((rc = check_isa_env(ctx, &isa)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_u32_opt(ctx, o, F_COUNT, "detectors", &dets, 4, PINET_RECON_MAX_DETECTORS)) != PINET_EXIT_OK) return rc;
   unsigned fi = 0, ph = 0;
   if ((rc = pinet_cli_optional_choice(ctx, o, F_COUNT, "filter", k_filters, &fi)) != PINET_EXIT_OK) return rc;
@@ -367,6 +399,7 @@ static int cmd_fbp(int argc, char **argv, const pinet_recon_dist *dist) {
   }
   double t0 = now_s();
   st = pinet_fbp_create(&g, filter, &p);
+  if (st == PINET_OK) st = pinet_fbp_set_threads(p, threads);
   if (st != PINET_OK) {
     exit_code = pinet_cli_fail(ctx, st, "FBP setup");
     goto out;
@@ -447,6 +480,7 @@ static int cmd_fbp(int argc, char **argv, const pinet_recon_dist *dist) {
     }
     pinet_json_key(&js, "arith");
     pinet_json_string(&js, o[F_FIXED].present ? "fixed" : "float");
+    json_isa_threads(&js, pinet_fbp_isa(p), pinet_fbp_threads(p));
     if (pes != 0) {
       json_comm(&js, &comm, work);
       pinet_json_key(&js, "max_rel_diff_vs_sequential");
@@ -537,7 +571,7 @@ static int check_em_pes(const char *ctx, const pinet_sysmat *m, uint32_t pes, un
 }
 
 enum { E_PHANTOM, E_SINO, E_SIZE, E_VIEWS, E_BINS, E_ITERS, E_PES, E_PART, E_SUBSETS, E_FIXED,
-       E_GEOM, E_DETS, E_NOISE, E_SEED, E_OUT, E_JSON, E_COUNT };
+       E_GEOM, E_DETS, E_NOISE, E_SEED, E_OUT, E_JSON, E_THREADS, E_COUNT };
 
 static int cmd_em(int argc, char **argv, const pinet_recon_dist *dist) {
   const char *ctx = "recon em";
@@ -557,7 +591,8 @@ static int cmd_em(int argc, char **argv, const pinet_recon_dist *dist) {
       [E_NOISE] = {"noise", 1, "S", "phantom only: Poisson counts at S counts per unit", NULL, 0},
       [E_SEED] = {"seed", 1, "N", "noise seed (default 1)", NULL, 0},
       [E_OUT] = {"out", 1, "IMG", "raw float32 N x N, or .png/.pgm/.hv", NULL, 0},
-      [E_JSON] = {"json", 0, NULL, "JSON on stdout", NULL, 0}};
+      [E_JSON] = {"json", 0, NULL, "JSON on stdout", NULL, 0},
+      [E_THREADS] = {"threads", 1, "T", "threads (default 1; the image does not depend on T)", NULL, 0}};
   int rc = pinet_cli_parse_or_help(ctx,
                                    "usage: pinet recon em (--phantom NAME | --sinogram FILE --bins D) "
                                    "--size N (--views V | --geometry ring) [--iters K] [--pes P] "
@@ -581,6 +616,10 @@ static int cmd_em(int argc, char **argv, const pinet_recon_dist *dist) {
   if ((rc = parse_u32_opt(ctx, o, E_COUNT, "bins", &bins, 1, PINET_RECON_MAX_BINS)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_u32_opt(ctx, o, E_COUNT, "iters", &iters, 1, 100000)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_pes(ctx, o, E_COUNT, &pes)) != PINET_EXIT_OK) return rc;
+  uint32_t threads = 1;
+  pinet_isa isa;
+  if ((rc = parse_threads(ctx, o, E_COUNT, pes, &threads)) != PINET_EXIT_OK) return rc;
+  if ((rc = check_isa_env(ctx, &isa)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_u32_opt(ctx, o, E_COUNT, "subsets", &subsets, 1, 4096)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_u32_opt(ctx, o, E_COUNT, "detectors", &dets, 4, PINET_RECON_MAX_DETECTORS)) != PINET_EXIT_OK) return rc;
   if ((rc = pinet_cli_optional_choice(ctx, o, E_COUNT, "partition", k_parts, &part)) != PINET_EXIT_OK) return rc;
@@ -712,6 +751,7 @@ static int cmd_em(int argc, char **argv, const pinet_recon_dist *dist) {
   if (pes == 0) {
     pinet_em_opts eo = {subsets, arith, 0};
     st = pinet_em_create(m, counts, &eo, &em);
+    if (st == PINET_OK) st = pinet_em_set_threads(em, threads);
     if (st != PINET_OK) {
       exit_code = pinet_cli_fail(ctx, st, "EM setup (--subsets %u)", subsets);
       goto out;
@@ -770,6 +810,7 @@ static int cmd_em(int argc, char **argv, const pinet_recon_dist *dist) {
     pinet_json_begin_array(&js);
     for (uint32_t it = 0; it < iters; it++) pinet_json_double(&js, ll[it]);
     pinet_json_end_array(&js);
+    json_isa_threads(&js, em != NULL ? pinet_em_isa(em) : isa, em != NULL ? pinet_em_threads(em) : 1);
     if (phimg) {
       pinet_json_key(&js, "phantom");
       pinet_json_string(&js, k_phantoms[ph]);

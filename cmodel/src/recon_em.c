@@ -6,11 +6,7 @@
 
 #include "error_private.h"
 #include "pinet/recon.h"
-
-#if defined(__GNUC__) && defined(__x86_64__)
-#include <immintrin.h>
-#define PINET_EM_AVX2 1 /* an AVX2 forward-projection dot product, chosen at run time */
-#endif
+#include "recon_simd.h"
 
 void pinet_em_sensitivity(const pinet_csr *by_box, double *sens) {
   for (uint32_t b = 0; b < by_box->rows; b++) {
@@ -68,56 +64,16 @@ void pinet_em_s123_by_tube(const pinet_csr *by_tube, const double *counts, const
   }
 }
 
-#ifdef PINET_EM_AVX2
-/* sum val[e] * x[idx[e]], four lanes of doubles, 8 entries per step; lanes added at the end. */
-__attribute__((target("avx2,fma"))) static double dot16_avx2(const uint16_t *idx, const float *val,
-                                                             uint64_t e0, uint64_t e1,
-                                                             const double *x) {
-  __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
-  uint64_t e = e0;
-  for (; e + 8 <= e1; e += 8) {
-    const __m128i i16 = _mm_loadu_si128((const __m128i *)(idx + e));
-    const __m128i lo = _mm_cvtepu16_epi32(i16), hi = _mm_cvtepu16_epi32(_mm_srli_si128(i16, 8));
-    const __m256d x0 = _mm256_i32gather_pd(x, lo, 8), x1 = _mm256_i32gather_pd(x, hi, 8);
-    const __m256d v0 = _mm256_cvtps_pd(_mm_loadu_ps(val + e)), v1 = _mm256_cvtps_pd(_mm_loadu_ps(val + e + 4));
-    a0 = _mm256_fmadd_pd(v0, x0, a0);
-    a1 = _mm256_fmadd_pd(v1, x1, a1);
-  }
-  double lanes[4];
-  _mm256_storeu_pd(lanes, _mm256_add_pd(a0, a1));
-  double s = (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
-  for (; e < e1; e++) s += (double)val[e] * x[idx[e]];
-  return s;
-}
-#endif
-
-static double dot16(const uint16_t *idx, const float *val, uint64_t e0, uint64_t e1,
-                    const double *x) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  uint64_t e = e0;
-  for (; e + 4 <= e1; e += 4) {
-    s0 += (double)val[e] * x[idx[e]];
-    s1 += (double)val[e + 1] * x[idx[e + 1]];
-    s2 += (double)val[e + 2] * x[idx[e + 2]];
-    s3 += (double)val[e + 3] * x[idx[e + 3]];
-  }
-  for (; e < e1; e++) s0 += (double)val[e] * x[idx[e]];
-  return (s0 + s1) + (s2 + s3);
-}
-
-/* The fused sweep with 16-bit column indices. */
+/* The fused sweep with 16-bit column indices (the forward projection by the object's kernel:
+ * the same sums on every ISA). */
 static void s123_idx16(const pinet_csr *bt, const uint16_t *idx, const double *counts,
-                       const double *lambda, int avx2, double *nbar, double *ratio, double *d) {
+                       const double *lambda, const pinet_simd_kernels *kern, double *nbar,
+                       double *ratio, double *d) {
   const float *val = bt->val;
-  (void)avx2;
   for (uint32_t t = 0; t < bt->rows; t++) {
     const uint64_t e0 = bt->ptr[t], e1 = bt->ptr[t + 1];
     uint64_t e;
-#ifdef PINET_EM_AVX2
-    const double nb = avx2 ? dot16_avx2(idx, val, e0, e1, lambda) : dot16(idx, val, e0, e1, lambda);
-#else
-    const double nb = dot16(idx, val, e0, e1, lambda);
-#endif
+    const double nb = kern->dot16(idx, val, e0, e1, lambda);
     const double r = nb > 0.0 ? counts[t] / nb : 0.0;
     nbar[t] = nb;
     ratio[t] = r;
@@ -154,7 +110,7 @@ static void s123_idx16(const pinet_csr *bt, const uint16_t *idx, const double *c
 #define SYM_NONE UINT32_MAX
 
 typedef struct em_sym {
-  uint32_t boxes, orbits, n_exc;
+  uint32_t tubes, boxes, orbits, n_exc;
   uint64_t nnz, exc_nnz;
   uint64_t *ptr;     /* by orbit: orbits + 1 */
   uint32_t *off;     /* 8 * box of each entry */
@@ -171,6 +127,11 @@ typedef struct em_sym {
   float *exc_val;
   double *lam8;      /* boxes * 8, 64-byte aligned */
   double *r8;        /* orbits * 8, 64-byte aligned */
+  /* with threads (sym_threads_prepare): D(b, g) wait in d8 (boxes * 8); inv lists, per box y,
+   * the slots 8 b + g with g(b) = y in increasing order (inv_ptr: boxes + 1) */
+  double *d8;
+  uint64_t *inv_ptr;
+  uint32_t *inv_src;
 } em_sym;
 
 static void sym_free(em_sym *s) {
@@ -190,6 +151,9 @@ static void sym_free(em_sym *s) {
   free(s->exc_val);
   free(s->lam8);
   free(s->r8);
+  free(s->d8);
+  free(s->inv_ptr);
+  free(s->inv_src);
   free(s);
 }
 
@@ -356,6 +320,7 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sy
     st = PINET_OK;
     goto done;
   }
+  s->tubes = tubes;
   s->boxes = boxes;
   s->orbits = orbits;
   s->n_exc = n_exc;
@@ -446,6 +411,7 @@ static void sym_lanes_out(em_sym *s, uint32_t o, const double *nb8, double *nbar
   double *r8 = s->r8 + (size_t)o * SYM_LANES;
   for (uint32_t g = 0; g < SYM_LANES; g++) {
     r8[g] = nb8[g] > 0.0 ? c8[g] / nb8[g] : 0.0;
+    if (tube[g] == s->tubes) continue; /* an idle lane: no tube (threads would share the slot) */
     nbar[tube[g]] = nb8[g];
     ratio[tube[g]] = r8[g];
   }
@@ -459,151 +425,62 @@ static void sym_box_out(const em_sym *s, uint32_t b, const double *d8, double *d
   }
 }
 
-/* S1 + S2 over the orbits, S3 over the boxes: portable C, two entries per step. */
-static void sym_sweep_c(em_sym *s, double *nbar, double *ratio, double *d) {
-  for (uint32_t o = 0; o < s->orbits; o++) {
-    double a[SYM_LANES] = {0}, b[SYM_LANES] = {0}, nb8[SYM_LANES];
-    uint64_t e = s->ptr[o];
-    const uint64_t e1 = s->ptr[o + 1];
-    for (; e + 2 <= e1; e += 2) {
-      const double v0 = s->val[e], v1 = s->val[e + 1];
-      const double *l0 = s->lam8 + s->off[e], *l1 = s->lam8 + s->off[e + 1];
-      for (uint32_t g = 0; g < SYM_LANES; g++) {
-        a[g] += v0 * l0[g];
-        b[g] += v1 * l1[g];
-      }
-    }
-    for (; e < e1; e++) {
-      const double v0 = s->val[e];
-      const double *l0 = s->lam8 + s->off[e];
-      for (uint32_t g = 0; g < SYM_LANES; g++) a[g] += v0 * l0[g];
-    }
-    for (uint32_t g = 0; g < SYM_LANES; g++) nb8[g] = a[g] + b[g];
-    sym_lanes_out(s, o, nb8, nbar, ratio);
-  }
-  for (uint32_t x = 0; x < s->boxes; x++) {
-    double a[SYM_LANES] = {0}, b[SYM_LANES] = {0}, d8[SYM_LANES];
-    uint64_t e = s->bptr[x];
-    const uint64_t e1 = s->bptr[x + 1];
-    for (; e + 2 <= e1; e += 2) {
-      const double v0 = s->bval[e], v1 = s->bval[e + 1];
-      const double *r0 = s->r8 + s->borb[e], *r1 = s->r8 + s->borb[e + 1];
-      for (uint32_t g = 0; g < SYM_LANES; g++) {
-        a[g] += v0 * r0[g];
-        b[g] += v1 * r1[g];
-      }
-    }
-    for (; e < e1; e++) {
-      const double v0 = s->bval[e];
-      const double *r0 = s->r8 + s->borb[e];
-      for (uint32_t g = 0; g < SYM_LANES; g++) a[g] += v0 * r0[g];
-    }
-    for (uint32_t g = 0; g < SYM_LANES; g++) d8[g] = a[g] + b[g];
-    sym_box_out(s, x, d8, d);
-  }
-}
-
-#ifdef PINET_EM_AVX2
-/* sum_e v[e] * x[k[e] .. k[e] + 7] for e in [e0, e1), four entries per step, 8 x 4-lane sums. */
-__attribute__((target("avx2,fma"))) static inline void sum8_avx2(const uint32_t *k, const double *v,
-                                                                 uint64_t e0, uint64_t e1,
-                                                                 const double *x, double *out) {
-  __m256d a0 = _mm256_setzero_pd(), a1 = a0, b0 = a0, b1 = a0, c0 = a0, c1 = a0, f0 = a0, f1 = a0;
-  uint64_t e = e0;
-  for (; e + 4 <= e1; e += 4) {
-    const __m256d v0 = _mm256_broadcast_sd(v + e), v1 = _mm256_broadcast_sd(v + e + 1);
-    const __m256d v2 = _mm256_broadcast_sd(v + e + 2), v3 = _mm256_broadcast_sd(v + e + 3);
-    const double *l0 = x + k[e], *l1 = x + k[e + 1], *l2 = x + k[e + 2], *l3 = x + k[e + 3];
-    a0 = _mm256_fmadd_pd(v0, _mm256_load_pd(l0), a0);
-    a1 = _mm256_fmadd_pd(v0, _mm256_load_pd(l0 + 4), a1);
-    b0 = _mm256_fmadd_pd(v1, _mm256_load_pd(l1), b0);
-    b1 = _mm256_fmadd_pd(v1, _mm256_load_pd(l1 + 4), b1);
-    c0 = _mm256_fmadd_pd(v2, _mm256_load_pd(l2), c0);
-    c1 = _mm256_fmadd_pd(v2, _mm256_load_pd(l2 + 4), c1);
-    f0 = _mm256_fmadd_pd(v3, _mm256_load_pd(l3), f0);
-    f1 = _mm256_fmadd_pd(v3, _mm256_load_pd(l3 + 4), f1);
-  }
-  for (; e < e1; e++) {
-    const __m256d v0 = _mm256_broadcast_sd(v + e);
-    a0 = _mm256_fmadd_pd(v0, _mm256_load_pd(x + k[e]), a0);
-    a1 = _mm256_fmadd_pd(v0, _mm256_load_pd(x + k[e] + 4), a1);
-  }
-  _mm256_storeu_pd(out, _mm256_add_pd(_mm256_add_pd(a0, b0), _mm256_add_pd(c0, f0)));
-  _mm256_storeu_pd(out + 4, _mm256_add_pd(_mm256_add_pd(a1, b1), _mm256_add_pd(c1, f1)));
-}
-
-__attribute__((target("avx2,fma"))) static void sym_sweep_avx2(em_sym *s, double *nbar,
-                                                                double *ratio, double *d) {
+/* S1 + S2 over the orbits [o0, o1). */
+static void sym_s1(em_sym *s, const pinet_simd_kernels *kern, uint32_t o0, uint32_t o1,
+                   double *nbar, double *ratio) {
   double t8[SYM_LANES];
-  for (uint32_t o = 0; o < s->orbits; o++) {
-    sum8_avx2(s->off, s->val, s->ptr[o], s->ptr[o + 1], s->lam8, t8);
+  for (uint32_t o = o0; o < o1; o++) {
+    kern->sum8(s->off, s->val, s->ptr[o], s->ptr[o + 1], s->lam8, t8);
     sym_lanes_out(s, o, t8, nbar, ratio);
   }
-  for (uint32_t x = 0; x < s->boxes; x++) {
-    sum8_avx2(s->borb, s->bval, s->bptr[x], s->bptr[x + 1], s->r8, t8);
-    sym_box_out(s, x, t8, d);
-  }
 }
 
-/* The same in one AVX-512 register per entry. */
-__attribute__((target("avx512f"))) static inline void sum8_avx512(const uint32_t *k,
-                                                                  const double *v, uint64_t e0,
-                                                                  uint64_t e1, const double *x,
-                                                                  double *out) {
-  __m512d a = _mm512_setzero_pd(), b = a, c = a, f = a;
-  uint64_t e = e0;
-  for (; e + 4 <= e1; e += 4) {
-    a = _mm512_fmadd_pd(_mm512_set1_pd(v[e]), _mm512_load_pd(x + k[e]), a);
-    b = _mm512_fmadd_pd(_mm512_set1_pd(v[e + 1]), _mm512_load_pd(x + k[e + 1]), b);
-    c = _mm512_fmadd_pd(_mm512_set1_pd(v[e + 2]), _mm512_load_pd(x + k[e + 2]), c);
-    f = _mm512_fmadd_pd(_mm512_set1_pd(v[e + 3]), _mm512_load_pd(x + k[e + 3]), f);
-  }
-  for (; e < e1; e++) a = _mm512_fmadd_pd(_mm512_set1_pd(v[e]), _mm512_load_pd(x + k[e]), a);
-  _mm512_storeu_pd(out, _mm512_add_pd(_mm512_add_pd(a, b), _mm512_add_pd(c, f)));
-}
-
-__attribute__((target("avx512f"))) static void sym_sweep_avx512(em_sym *s, double *nbar,
-                                                                 double *ratio, double *d) {
+/* S3 for the boxes [x0, x1): D(x, g) into d8 (d == NULL) or added at once to d(g(x)). */
+static void sym_s3(em_sym *s, const pinet_simd_kernels *kern, uint32_t x0, uint32_t x1, double *d) {
   double t8[SYM_LANES];
-  for (uint32_t o = 0; o < s->orbits; o++) {
-    sum8_avx512(s->off, s->val, s->ptr[o], s->ptr[o + 1], s->lam8, t8);
-    sym_lanes_out(s, o, t8, nbar, ratio);
-  }
-  for (uint32_t x = 0; x < s->boxes; x++) {
-    sum8_avx512(s->borb, s->bval, s->bptr[x], s->bptr[x + 1], s->r8, t8);
-    sym_box_out(s, x, t8, d);
+  for (uint32_t x = x0; x < x1; x++) {
+    double *out = d != NULL ? t8 : s->d8 + (size_t)x * SYM_LANES;
+    kern->sum8(s->borb, s->bval, s->bptr[x], s->bptr[x + 1], s->r8, out);
+    if (d != NULL) sym_box_out(s, x, t8, d);
   }
 }
-#endif
 
-/* One EM iteration with the symmetries (simd: 0 portable C, 1 AVX2, 2 AVX-512). lam8 must hold
- * lambda on entry (sym_load_image) and holds the new image on return; d gets the backprojection,
- * nbar and ratio every tube's S1 and S2. */
-static void sym_iterate(em_sym *s, const double *counts, const double *sens, int simd,
-                        double *lambda, double *nbar, double *ratio, double *d, double *loglik,
-                        uint32_t tubes) {
-  const uint32_t boxes = s->boxes;
-  memset(d, 0, (size_t)boxes * sizeof(double));
-  for (uint32_t k = 0; k < s->n_exc; k++) { /* the plain fused sweep for the tubes in no orbit */
-    const uint32_t t = s->exc[k];
-    const uint64_t e0 = s->exc_ptr[k], e1 = s->exc_ptr[k + 1];
-    const double nb = row_dot(s->exc_idx, s->exc_val, e0, e1, lambda);
-    const double r = nb > 0.0 ? counts[t] / nb : 0.0;
-    nbar[t] = nb;
-    ratio[t] = r;
-    for (uint64_t e = e0; e < e1; e++) d[s->exc_idx[e]] += (double)s->exc_val[e] * r;
+/* The threads' S3 gather: d(y) += D(b, g) over g(b) = y, in increasing 8 b + g, the order in
+ * which sym_box_out adds them box by box. */
+static void sym_gather(const em_sym *s, uint32_t y0, uint32_t y1, double *d) {
+  for (uint32_t y = y0; y < y1; y++) {
+    double acc = d[y];
+    for (uint64_t q = s->inv_ptr[y]; q < s->inv_ptr[y + 1]; q++) acc += s->d8[s->inv_src[q]];
+    d[y] = acc;
   }
-#ifdef PINET_EM_AVX2
-  if (simd == 2) sym_sweep_avx512(s, nbar, ratio, d);
-  else if (simd == 1) sym_sweep_avx2(s, nbar, ratio, d);
-  else sym_sweep_c(s, nbar, ratio, d);
-#else
-  (void)simd;
-  sym_sweep_c(s, nbar, ratio, d);
-#endif
-  if (loglik != NULL) *loglik = pinet_em_loglik(counts, nbar, tubes);
-  pinet_em_s4(d, sens, 0, boxes, lambda);
-  sym_load_image(s, lambda);
+}
+
+/* The buffers the threaded sweep needs (made once). PINET_ERR_NOMEM. */
+static pinet_status sym_threads_prepare(em_sym *s) {
+  if (s->inv_ptr != NULL) return PINET_OK;
+  const size_t slots = (size_t)s->boxes * SYM_LANES;
+  double *d8 = malloc(slots * sizeof *d8);
+  uint64_t *ptr = calloc((size_t)s->boxes + 1, sizeof *ptr);
+  uint32_t *src = malloc((slots ? slots : 1) * sizeof *src);
+  if (d8 == NULL || ptr == NULL || src == NULL) {
+    free(d8);
+    free(ptr);
+    free(src);
+    return PINET_ERR_NOMEM;
+  }
+  for (size_t k = 0; k < slots; k++) {
+    if (s->gmap[k] >= 0) ptr[s->gmap[k] + 1]++;
+  }
+  for (uint32_t y = 0; y < s->boxes; y++) ptr[y + 1] += ptr[y];
+  for (size_t k = 0; k < slots; k++) { /* k increasing: each list comes out sorted */
+    if (s->gmap[k] >= 0) src[ptr[s->gmap[k]]++] = (uint32_t)k;
+  }
+  for (uint32_t y = s->boxes; y > 0; y--) ptr[y] = ptr[y - 1];
+  ptr[0] = 0;
+  s->d8 = d8;
+  s->inv_ptr = ptr;
+  s->inv_src = src;
+  return PINET_OK;
 }
 
 void pinet_em_s2(const double *counts, const double *nbar, size_t t0, size_t t1, double *ratio) {
@@ -714,18 +591,24 @@ struct pinet_em {
   uint32_t tubes, boxes, subsets, iters;
   pinet_recon_arith arith;
   int bits;
-  int avx2, avx512;
+  int portable;  /* the opts' cap: 1 SSE2, 2 AVX2 at most, 0 none */
+  pinet_isa isa;
+  const pinet_simd_kernels *kern; /* isa's */
+  uint32_t threads;
+  pinet_pool *pool;
   em_sym *sym;   /* NULL: no exact symmetries (or not EM, FLOAT, non-portable) */
   int sym_off;   /* pinet_em_set_symmetry(em, 0) */
   int sym_fresh; /* sym's lam8 holds the current image */
-  double *counts, *lambda, *nbar, *ratio, *d, *sens;
+  double *counts, *lgn, *lambda, *nbar, *ratio, *d, *sens;
   double *sens_sub; /* subsets * boxes (OSEM) */
   int32_t *fx_t, *fx_b;
 };
 
 void pinet_em_free(pinet_em *em) {
   if (em == NULL) return;
+  pinet_pool_free(em->pool);
   free(em->counts);
+  free(em->lgn);
   free(em->lambda);
   free(em->nbar);
   free(em->ratio);
@@ -738,12 +621,34 @@ void pinet_em_free(pinet_em *em) {
   free(em);
 }
 
+/* pinet_em_loglik with lgamma(n + 1) looked up (the same numbers, in the same order). */
+static double em_loglik(const pinet_em *em) {
+  double l = 0.0;
+  for (uint32_t t = 0; t < em->tubes; t++) {
+    const double n = em->counts[t], m = em->nbar[t];
+    if (n > 0.0) {
+      if (!(m > 0.0)) return -INFINITY;
+      l += n * log(m) - em->lgn[t];
+    }
+    l -= m;
+  }
+  return l;
+}
+
 static void uniform_start(pinet_em *em) {
   double tot = 0.0, stot = 0.0;
   for (uint32_t t = 0; t < em->tubes; t++) tot += em->counts[t];
   for (uint32_t b = 0; b < em->boxes; b++) stot += em->sens[b];
   double v = (tot > 0 && stot > 0) ? tot / stot : 1.0;
   for (uint32_t b = 0; b < em->boxes; b++) em->lambda[b] = v;
+}
+
+/* The ISA the opts allow: pinet_isa_from_env's, capped by `portable`. */
+static pinet_isa em_isa_for(int portable) {
+  pinet_isa isa = pinet_simd_default_isa();
+  if (portable == 1) isa = PINET_ISA_SSE2;
+  if (portable == 2 && isa > PINET_ISA_AVX2) isa = PINET_ISA_AVX2;
+  return isa;
 }
 
 pinet_status pinet_em_create(const pinet_sysmat *m, const double *counts, const pinet_em_opts *opts,
@@ -784,12 +689,13 @@ pinet_status pinet_em_create(const pinet_sysmat *m, const double *counts, const 
   em->subsets = o.subsets;
   em->arith = o.arith;
   em->bits = pinet_em_fixed_bits(total);
-#ifdef PINET_EM_AVX2
-  em->avx2 = o.portable != 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  em->avx512 = o.portable == 0 && em->avx2 && __builtin_cpu_supports("avx512f");
-#endif
+  em->portable = o.portable;
+  em->isa = em_isa_for(o.portable);
+  em->kern = pinet_simd_kernels_for(em->isa);
+  em->threads = 1;
   size_t tn = (size_t)tubes + 1, bn = boxes ? boxes : 1; /* nbar, ratio: + the idle-lane slot */
   em->counts = malloc(tn * sizeof(double));
+  em->lgn = malloc(tn * sizeof(double));
   em->lambda = malloc(bn * sizeof(double));
   em->nbar = malloc(tn * sizeof(double));
   em->ratio = malloc(tn * sizeof(double));
@@ -798,12 +704,13 @@ pinet_status pinet_em_create(const pinet_sysmat *m, const double *counts, const 
   em->fx_t = malloc(tn * sizeof(int32_t));
   em->fx_b = malloc(bn * sizeof(int32_t));
   if (o.subsets > 1) em->sens_sub = calloc((size_t)o.subsets * bn, sizeof(double));
-  if (!em->counts || !em->lambda || !em->nbar || !em->ratio || !em->d || !em->sens || !em->fx_t ||
-      !em->fx_b || (o.subsets > 1 && !em->sens_sub)) {
+  if (!em->counts || !em->lgn || !em->lambda || !em->nbar || !em->ratio || !em->d || !em->sens ||
+      !em->fx_t || !em->fx_b || (o.subsets > 1 && !em->sens_sub)) {
     pinet_em_free(em);
     return PINET_ERR_NOMEM;
   }
   memcpy(em->counts, counts, (size_t)tubes * sizeof(double));
+  for (uint32_t t = 0; t < tubes; t++) em->lgn[t] = counts[t] > 0.0 ? lgamma(counts[t] + 1.0) : 0.0;
   pinet_em_sensitivity(&em->bb, em->sens);
   if (o.subsets > 1) {
     const uint32_t *tv = pinet_sysmat_tube_view(m);
@@ -835,65 +742,207 @@ pinet_status pinet_em_set_image(pinet_em *em, const double *lambda) {
   return PINET_OK;
 }
 
-/* One OSEM sub-iteration over the tubes whose view is in subset s. */
-static void osem_sub(pinet_em *em, uint32_t s) {
-  const uint32_t *tv = pinet_sysmat_tube_view(em->m);
-  const pinet_csr *bt = &em->bt, *bb = &em->bb;
-  for (uint32_t t = 0; t < em->tubes; t++) {
-    if (tv[t] % em->subsets != s) continue;
-    double acc = 0.0;
-    for (uint64_t e = bt->ptr[t]; e < bt->ptr[t + 1]; e++) acc += (double)bt->val[e] * em->lambda[bt->idx[e]];
-    em->ratio[t] = acc > 0.0 ? em->counts[t] / acc : 0.0;
-  }
-  const double *ss = em->sens_sub + (size_t)s * em->boxes;
-  for (uint32_t b = 0; b < em->boxes; b++) {
-    double acc = 0.0;
-    for (uint64_t e = bb->ptr[b]; e < bb->ptr[b + 1]; e++) {
-      uint32_t t = bb->idx[e];
-      if (tv[t] % em->subsets == s) acc += (double)bb->val[e] * em->ratio[t];
+/* ---- one iteration, in phases the threads share -------------------------------------------------
+ * Each phase splits tubes, orbits or boxes into the threads' parts by their entries
+ * (pinet_pool_split); every value is computed by one thread, from its own entries in their
+ * order, and no sum crosses two parts, so the numbers do not depend on the number of threads.
+ * The one sum that would (S3 of the symmetric sweep adds eight boxes' D into each d) is gathered
+ * per box in the single-threaded order. */
+
+typedef enum em_phase {
+  PH_SYM_S1,     /* orbits: S1 + S2 */
+  PH_SYM_S3,     /* boxes: D(b, g) into d8 */
+  PH_SYM_GATHER, /* boxes: d += D, S4 */
+  PH_SYM_LOAD,   /* boxes: lam8 from the new image */
+  PH_PLAIN_S12,  /* tubes: S1 + S2 */
+  PH_PLAIN_S34,  /* boxes: S3 by box (tube order, as the fused sweep adds), S4 */
+  PH_FIX_S1,     /* tubes: fixed S1 (a wrapping int32 sum: any order) */
+  PH_FIX_S34,    /* boxes: fixed S3, S4 */
+  PH_OSEM_S12,   /* tubes of the subset: S1 + S2 */
+  PH_OSEM_S34    /* boxes: S3 over the subset, update */
+} em_phase;
+
+typedef struct em_job {
+  pinet_em *em;
+  em_phase phase;
+  uint32_t subset;
+} em_job;
+
+static void em_part(void *ctx, uint32_t k, uint32_t n) {
+  const em_job *j = ctx;
+  pinet_em *em = j->em;
+  em_sym *s = em->sym;
+  const pinet_simd_kernels *kern = em->kern;
+  uint64_t a, b;
+  switch (j->phase) {
+    case PH_SYM_S1:
+      pinet_pool_split(s->ptr, s->orbits, k, n, &a, &b);
+      sym_s1(s, kern, (uint32_t)a, (uint32_t)b, em->nbar, em->ratio);
+      break;
+    case PH_SYM_S3:
+      pinet_pool_split(s->bptr, s->boxes, k, n, &a, &b);
+      sym_s3(s, kern, (uint32_t)a, (uint32_t)b, NULL);
+      break;
+    case PH_SYM_GATHER:
+      pinet_pool_split(s->inv_ptr, s->boxes, k, n, &a, &b);
+      sym_gather(s, (uint32_t)a, (uint32_t)b, em->d);
+      pinet_em_s4(em->d, em->sens, a, b, em->lambda);
+      break;
+    case PH_SYM_LOAD:
+      a = (uint64_t)s->boxes * k / n;
+      b = (uint64_t)s->boxes * (k + 1) / n;
+      for (size_t q = a * SYM_LANES; q < b * SYM_LANES; q++) {
+        s->lam8[q] = s->gmap[q] >= 0 ? em->lambda[s->gmap[q]] : 0.0;
+      }
+      break;
+    case PH_PLAIN_S12: {
+      const uint16_t *i16 = pinet_sysmat_by_tube_idx16(em->m);
+      const pinet_csr *bt = &em->bt;
+      pinet_pool_split(bt->ptr, bt->rows, k, n, &a, &b);
+      for (uint64_t t = a; t < b; t++) {
+        const double nb = i16 != NULL ? kern->dot16(i16, bt->val, bt->ptr[t], bt->ptr[t + 1], em->lambda)
+                                      : row_dot(bt->idx, bt->val, bt->ptr[t], bt->ptr[t + 1], em->lambda);
+        em->nbar[t] = nb;
+        em->ratio[t] = nb > 0.0 ? em->counts[t] / nb : 0.0;
+      }
+      break;
     }
-    em->lambda[b] = ss[b] > 0.0 ? em->lambda[b] * acc / ss[b] : 0.0;
+    case PH_PLAIN_S34: {
+      const pinet_csr *bb = &em->bb;
+      pinet_pool_split(bb->ptr, bb->rows, k, n, &a, &b);
+      for (uint64_t x = a; x < b; x++) {
+        double acc = 0.0; /* one sum, in tube order: what the fused sweep's d[x] += ... gives */
+        for (uint64_t e = bb->ptr[x]; e < bb->ptr[x + 1]; e++) acc += (double)bb->val[e] * em->ratio[bb->idx[e]];
+        em->d[x] = acc;
+      }
+      pinet_em_s4(em->d, em->sens, a, b, em->lambda);
+      break;
+    }
+    case PH_FIX_S1: {
+      const pinet_csr *bt = &em->bt;
+      const double scale = ldexp(1.0, em->bits), inv = ldexp(1.0, -em->bits);
+      pinet_pool_split(bt->ptr, bt->rows, k, n, &a, &b);
+      for (uint64_t t = a; t < b; t++) {
+        em->fx_t[t] = kern->s1fx(bt->idx, bt->val, bt->ptr[t], bt->ptr[t + 1], em->lambda, scale);
+        em->nbar[t] = (double)em->fx_t[t] * inv;
+        em->ratio[t] = em->nbar[t] > 0.0 ? em->counts[t] / em->nbar[t] : 0.0;
+      }
+      break;
+    }
+    case PH_FIX_S34: {
+      const pinet_csr *bb = &em->bb;
+      const double scale = ldexp(1.0, em->bits);
+      pinet_pool_split(bb->ptr, bb->rows, k, n, &a, &b);
+      for (uint64_t x = a; x < b; x++) {
+        em->fx_b[x] = kern->s3fx(bb->idx, bb->val, bb->ptr[x], bb->ptr[x + 1], em->lambda[x],
+                                 em->ratio, scale);
+      }
+      pinet_em_s4_fixed(em->fx_b, em->bits, em->sens, a, b, em->lambda);
+      break;
+    }
+    case PH_OSEM_S12: {
+      const uint32_t *tv = pinet_sysmat_tube_view(em->m);
+      const pinet_csr *bt = &em->bt;
+      pinet_pool_split(bt->ptr, bt->rows, k, n, &a, &b);
+      for (uint64_t t = a; t < b; t++) {
+        if (tv[t] % em->subsets != j->subset) continue;
+        double acc = 0.0;
+        for (uint64_t e = bt->ptr[t]; e < bt->ptr[t + 1]; e++) acc += (double)bt->val[e] * em->lambda[bt->idx[e]];
+        em->ratio[t] = acc > 0.0 ? em->counts[t] / acc : 0.0;
+      }
+      break;
+    }
+    case PH_OSEM_S34: {
+      const uint32_t *tv = pinet_sysmat_tube_view(em->m);
+      const pinet_csr *bb = &em->bb;
+      const double *ss = em->sens_sub + (size_t)j->subset * em->boxes;
+      pinet_pool_split(bb->ptr, bb->rows, k, n, &a, &b);
+      for (uint64_t x = a; x < b; x++) {
+        double acc = 0.0;
+        for (uint64_t e = bb->ptr[x]; e < bb->ptr[x + 1]; e++) {
+          const uint32_t t = bb->idx[e];
+          if (tv[t] % em->subsets == j->subset) acc += (double)bb->val[e] * em->ratio[t];
+        }
+        em->lambda[x] = ss[x] > 0.0 ? em->lambda[x] * acc / ss[x] : 0.0;
+      }
+      break;
+    }
   }
+}
+
+static void em_run(pinet_em *em, em_phase phase, uint32_t subset) {
+  em_job j = {em, phase, subset};
+  pinet_pool_run(em->pool, em_part, &j);
+}
+
+/* The symmetric sweep: the tubes in no orbit first (the plain fused sweep, on the caller), then
+ * S1 + S2 by orbit, S3 by box, S4; lam8 holds lambda on entry and the new image on return. */
+static void sym_iterate(pinet_em *em, double *loglik) {
+  em_sym *s = em->sym;
+  memset(em->d, 0, (size_t)s->boxes * sizeof(double));
+  for (uint32_t k = 0; k < s->n_exc; k++) {
+    const uint32_t t = s->exc[k];
+    const uint64_t e0 = s->exc_ptr[k], e1 = s->exc_ptr[k + 1];
+    const double nb = row_dot(s->exc_idx, s->exc_val, e0, e1, em->lambda);
+    const double r = nb > 0.0 ? em->counts[t] / nb : 0.0;
+    em->nbar[t] = nb;
+    em->ratio[t] = r;
+    for (uint64_t e = e0; e < e1; e++) em->d[s->exc_idx[e]] += (double)s->exc_val[e] * r;
+  }
+  if (em->pool == NULL) {
+    sym_s1(s, em->kern, 0, s->orbits, em->nbar, em->ratio);
+    if (loglik != NULL) *loglik = em_loglik(em);
+    sym_s3(s, em->kern, 0, s->boxes, em->d);
+    pinet_em_s4(em->d, em->sens, 0, s->boxes, em->lambda);
+    sym_load_image(s, em->lambda);
+    return;
+  }
+  em_run(em, PH_SYM_S1, 0);
+  if (loglik != NULL) *loglik = em_loglik(em);
+  em_run(em, PH_SYM_S3, 0);
+  em_run(em, PH_SYM_GATHER, 0);
+  em_run(em, PH_SYM_LOAD, 0);
 }
 
 pinet_status pinet_em_iterate(pinet_em *em, double *loglik) {
   RETURN_ERROR_IF(em == NULL, PINET_ERR_NULL);
   if (em->subsets > 1) {
     if (loglik != NULL) FORWARD_IF_ERROR(pinet_em_current_loglik(em, loglik));
-    for (uint32_t s = 0; s < em->subsets; s++) osem_sub(em, s);
+    for (uint32_t s = 0; s < em->subsets; s++) {
+      em_run(em, PH_OSEM_S12, s);
+      em_run(em, PH_OSEM_S34, s);
+    }
     em->iters++;
     return PINET_OK;
   }
   if (em->arith == PINET_RECON_FIXED) {
-    const double inv = ldexp(1.0, -em->bits);
-    memset(em->fx_t, 0, (size_t)em->tubes * sizeof(int32_t));
-    pinet_em_s1_entries_fixed(&em->bb, 0, 0, em->bb.nnz, em->lambda, em->bits, em->fx_t);
-    for (uint32_t t = 0; t < em->tubes; t++) em->nbar[t] = (double)em->fx_t[t] * inv;
-    if (loglik != NULL) *loglik = pinet_em_loglik(em->counts, em->nbar, em->tubes);
-    pinet_em_s2(em->counts, em->nbar, 0, em->tubes, em->ratio);
-    memset(em->fx_b, 0, (size_t)em->boxes * sizeof(int32_t));
-    pinet_em_s3_entries_fixed(&em->bb, 0, 0, em->bb.nnz, em->lambda, em->ratio, em->bits, em->fx_b);
-    pinet_em_s4_fixed(em->fx_b, em->bits, em->sens, 0, em->boxes, em->lambda);
+    em_run(em, PH_FIX_S1, 0);
+    if (loglik != NULL) *loglik = em_loglik(em);
+    em_run(em, PH_FIX_S34, 0);
     em->iters++;
     return PINET_OK;
   }
-  /* S1-S3 in one pass over the tubes (each row is read from memory once), then S4 */
-  const uint16_t *i16 = pinet_sysmat_by_tube_idx16(em->m);
   if (em->sym != NULL && !em->sym_off) {
     if (!em->sym_fresh) sym_load_image(em->sym, em->lambda);
-    sym_iterate(em->sym, em->counts, em->sens, em->avx2 + em->avx512, em->lambda, em->nbar,
-                em->ratio, em->d, loglik, em->tubes);
+    sym_iterate(em, loglik);
     em->sym_fresh = 1;
     em->iters++;
     return PINET_OK;
   }
   em->sym_fresh = 0;
-  memset(em->d, 0, (size_t)em->boxes * sizeof(double));
-  if (i16 != NULL) {
-    s123_idx16(&em->bt, i16, em->counts, em->lambda, em->avx2, em->nbar, em->ratio, em->d);
+  if (em->pool != NULL) {
+    em_run(em, PH_PLAIN_S12, 0);
+    if (loglik != NULL) *loglik = em_loglik(em);
+    em_run(em, PH_PLAIN_S34, 0);
+    em->iters++;
+    return PINET_OK;
   }
+  /* S1-S3 in one pass over the tubes (each row is read from memory once), then S4 */
+  const uint16_t *i16 = pinet_sysmat_by_tube_idx16(em->m);
+  memset(em->d, 0, (size_t)em->boxes * sizeof(double));
+  if (i16 != NULL) s123_idx16(&em->bt, i16, em->counts, em->lambda, em->kern, em->nbar, em->ratio, em->d);
   else pinet_em_s123_by_tube(&em->bt, em->counts, em->lambda, em->nbar, em->ratio, em->d);
-  if (loglik != NULL) *loglik = pinet_em_loglik(em->counts, em->nbar, em->tubes);
+  if (loglik != NULL) *loglik = em_loglik(em);
   pinet_em_s4(em->d, em->sens, 0, em->boxes, em->lambda);
   em->iters++;
   return PINET_OK;
@@ -902,9 +951,35 @@ pinet_status pinet_em_iterate(pinet_em *em, double *loglik) {
 pinet_status pinet_em_current_loglik(pinet_em *em, double *loglik) {
   RETURN_ERROR_IF(em == NULL || loglik == NULL, PINET_ERR_NULL);
   pinet_em_s1(&em->bt, em->lambda, em->nbar);
-  *loglik = pinet_em_loglik(em->counts, em->nbar, em->tubes);
+  *loglik = em_loglik(em);
   return PINET_OK;
 }
+
+pinet_status pinet_em_set_isa(pinet_em *em, pinet_isa isa) {
+  RETURN_ERROR_IF(em == NULL, PINET_ERR_NULL);
+  RETURN_ERROR_IF((unsigned)isa >= PINET_ISA_COUNT, PINET_ERR_RANGE);
+  RETURN_ERROR_IF(!pinet_isa_supported(isa), PINET_ERR_UNSUPPORTED);
+  em->isa = isa;
+  em->kern = pinet_simd_kernels_for(isa);
+  return PINET_OK;
+}
+
+pinet_isa pinet_em_isa(const pinet_em *em) { return em->isa; }
+
+pinet_status pinet_em_set_threads(pinet_em *em, uint32_t threads) {
+  RETURN_ERROR_IF(em == NULL, PINET_ERR_NULL);
+  RETURN_ERROR_IF(threads == 0 || threads > PINET_RECON_MAX_THREADS, PINET_ERR_RANGE);
+  if (threads == em->threads) return PINET_OK;
+  if (threads > 1 && em->sym != NULL) FORWARD_IF_ERROR(sym_threads_prepare(em->sym));
+  pinet_pool *pool = NULL;
+  FORWARD_IF_ERROR(pinet_pool_create(threads, &pool));
+  pinet_pool_free(em->pool);
+  em->pool = pool;
+  em->threads = threads;
+  return PINET_OK;
+}
+
+uint32_t pinet_em_threads(const pinet_em *em) { return em->threads; }
 
 pinet_status pinet_em_set_symmetry(pinet_em *em, int on) {
   RETURN_ERROR_IF(em == NULL, PINET_ERR_NULL);

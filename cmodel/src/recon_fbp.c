@@ -7,14 +7,10 @@
 
 #include "error_private.h"
 #include "pinet/recon.h"
+#include "recon_simd.h"
 
 #ifdef PINET_HAVE_FFTW3
 #include <fftw3.h>
-#endif
-
-#if defined(__GNUC__) && defined(__x86_64__)
-#include <immintrin.h>
-#define PINET_FBP_AVX2 1 /* an AVX2 backprojection, chosen at run time when the CPU has it */
 #endif
 
 #ifndef M_PI
@@ -39,6 +35,17 @@ pinet_status pinet_fbp_filter_parse(const char *name, pinet_fbp_filter *out) {
   return PINET_ERR_RANGE;
 }
 
+/* A detector position in 2^-32 bins: llround(x * 2^32) (half away from zero), computed inline
+ * (the backprojection takes one per view and row). */
+#define BP_ONE (4294967296.0) /* 2^32 */
+static int64_t bp_fx(double x) {
+  const double y = x * BP_ONE;
+  if (!(fabs(y) < 9.0e18)) return (int64_t)llround(y); /* beyond int64: llround's own answer */
+  const int64_t r = (int64_t)y;                        /* toward zero */
+  const double f = y - (double)r;                      /* exact: |f| < 1, a multiple of y's ulp */
+  return r + (int64_t)(f >= 0.5) - (int64_t)(f <= -0.5); /* no branch: the halves are random */
+}
+
 struct pinet_fbp {
   pinet_pb_geom g;
   pinet_fbp_filter filter;
@@ -48,16 +55,34 @@ struct pinet_fbp {
   double *response;   /* P/2 + 1 */
   float *cosv, *sinv; /* per view */
   double *cosd, *sind;
-  int avx2;           /* 1: use bp_group4_avx2 */
+  int64_t *step;      /* per view: cos in 2^-32 bins, the backprojection's step per pixel */
+  pinet_isa isa;
+  const pinet_simd_kernels *kern; /* isa's */
   uint32_t *row_lo, *row_len; /* disk columns per row */
+  uint64_t *row_prefix; /* size + 1: disk pixels in the rows above (the threads' shares) */
   float *filtered;    /* views * stride, for pinet_fbp_run */
   double *accum;      /* size * size */
+  uint32_t threads;   /* 1 .. PINET_RECON_MAX_THREADS */
+  pinet_pool *pool;   /* threads - 1 workers (NULL for 1) */
 #ifdef PINET_HAVE_FFTW3
   double *fin;
   fftw_complex *fout;
+  double **wfin;         /* threads - 1 more work buffers (the plans run on any: new-array */
+  fftw_complex **wfout;  /* execution; fftw_malloc gives them the plans' alignment) */
   fftw_plan fwd, inv;
 #endif
 };
+
+#ifdef PINET_HAVE_FFTW3
+static void free_work(double **wfin, fftw_complex **wfout, uint32_t n) {
+  for (uint32_t i = 0; i < n && (wfin != NULL || wfout != NULL); i++) {
+    if (wfin != NULL) fftw_free(wfin[i]);
+    if (wfout != NULL) fftw_free(wfout[i]);
+  }
+  free(wfin);
+  free(wfout);
+}
+#endif
 
 void pinet_fbp_free(pinet_fbp *p) {
   if (p == NULL) return;
@@ -66,14 +91,18 @@ void pinet_fbp_free(pinet_fbp *p) {
   if (p->inv) fftw_destroy_plan(p->inv);
   fftw_free(p->fin);
   fftw_free(p->fout);
+  free_work(p->wfin, p->wfout, p->threads > 0 ? p->threads - 1 : 0);
 #endif
+  pinet_pool_free(p->pool);
   free(p->response);
   free(p->cosv);
   free(p->sinv);
   free(p->cosd);
   free(p->sind);
+  free(p->step);
   free(p->row_lo);
   free(p->row_len);
+  free(p->row_prefix);
 
   free(p->filtered);
   free(p->accum);
@@ -116,20 +145,22 @@ pinet_status pinet_fbp_create(const pinet_pb_geom *g, pinet_fbp_filter filter, p
   p->sinv = malloc(g->views * sizeof *p->sinv);
   p->cosd = malloc(g->views * sizeof *p->cosd);
   p->sind = malloc(g->views * sizeof *p->sind);
+  p->step = malloc(g->views * sizeof *p->step);
   p->row_lo = malloc(g->size * sizeof *p->row_lo);
   p->row_len = malloc(g->size * sizeof *p->row_len);
+  p->row_prefix = malloc(((size_t)g->size + 1) * sizeof *p->row_prefix);
   p->filtered = malloc((size_t)g->views * p->stride * sizeof *p->filtered);
   p->accum = malloc(npix * sizeof *p->accum);
   p->fin = fftw_malloc(plen * sizeof *p->fin);
   p->fout = fftw_malloc((plen / 2 + 1) * sizeof *p->fout);
-  if (!p->response || !p->cosv || !p->sinv || !p->cosd || !p->sind || !p->row_lo || !p->row_len || !p->filtered ||
-      !p->accum || !p->fin || !p->fout) {
+  p->threads = 1;
+  if (!p->response || !p->cosv || !p->sinv || !p->cosd || !p->sind || !p->step || !p->row_lo ||
+      !p->row_len || !p->row_prefix || !p->filtered || !p->accum || !p->fin || !p->fout) {
     pinet_fbp_free(p);
     return PINET_ERR_NOMEM;
   }
-#ifdef PINET_FBP_AVX2
-  p->avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#endif
+  p->isa = pinet_simd_default_isa();
+  p->kern = pinet_simd_kernels_for(p->isa);
   p->fwd = fftw_plan_dft_r2c_1d((int)plen, p->fin, p->fout, FFTW_ESTIMATE);
   p->inv = fftw_plan_dft_c2r_1d((int)plen, p->fout, p->fin, FFTW_ESTIMATE);
   if (p->fwd == NULL || p->inv == NULL) {
@@ -152,6 +183,7 @@ pinet_status pinet_fbp_create(const pinet_pb_geom *g, pinet_fbp_filter filter, p
     p->cosv[v] = (float)p->cosd[v];
     p->sinv[v] = (float)p->sind[v];
   }
+  for (uint32_t v = 0; v < g->views; v++) p->step[v] = bp_fx(p->cosd[v]);
   for (uint32_t r = 0; r < g->size; r++) {
     double dr = (double)r - g->img_center;
     double w2 = rad * rad - dr * dr;
@@ -169,6 +201,8 @@ pinet_status pinet_fbp_create(const pinet_pb_geom *g, pinet_fbp_filter filter, p
     p->row_lo[r] = (uint32_t)lo;
     p->row_len[r] = (uint32_t)(hi - lo + 1);
   }
+  p->row_prefix[0] = 0;
+  for (uint32_t r = 0; r < g->size; r++) p->row_prefix[r + 1] = p->row_prefix[r] + p->row_len[r];
   *out = p;
   return PINET_OK;
 #endif
@@ -176,18 +210,134 @@ pinet_status pinet_fbp_create(const pinet_pb_geom *g, pinet_fbp_filter filter, p
 
 pinet_status pinet_fbp_set_portable(pinet_fbp *p, int portable) {
   RETURN_ERROR_IF(p == NULL, PINET_ERR_NULL);
-#ifdef PINET_FBP_AVX2
-  p->avx2 = !portable && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-  (void)portable;
-#endif
+  p->isa = portable ? PINET_ISA_SSE2 : pinet_simd_default_isa();
+  p->kern = pinet_simd_kernels_for(p->isa);
   return PINET_OK;
 }
+
+pinet_status pinet_fbp_set_isa(pinet_fbp *p, pinet_isa isa) {
+  RETURN_ERROR_IF(p == NULL, PINET_ERR_NULL);
+  RETURN_ERROR_IF((unsigned)isa >= PINET_ISA_COUNT, PINET_ERR_RANGE);
+  RETURN_ERROR_IF(!pinet_isa_supported(isa), PINET_ERR_UNSUPPORTED);
+  p->isa = isa;
+  p->kern = pinet_simd_kernels_for(isa);
+  return PINET_OK;
+}
+
+pinet_isa pinet_fbp_isa(const pinet_fbp *p) { return p->isa; }
+
+pinet_status pinet_fbp_set_threads(pinet_fbp *p, uint32_t threads) {
+  RETURN_ERROR_IF(p == NULL, PINET_ERR_NULL);
+  RETURN_ERROR_IF(threads == 0 || threads > PINET_RECON_MAX_THREADS, PINET_ERR_RANGE);
+  if (threads == p->threads) return PINET_OK;
+#ifdef PINET_HAVE_FFTW3
+  const uint32_t extra = threads - 1;
+  double **wfin = NULL;
+  fftw_complex **wfout = NULL;
+  if (extra > 0) {
+    wfin = calloc(extra, sizeof *wfin);
+    wfout = calloc(extra, sizeof *wfout);
+    int ok = wfin != NULL && wfout != NULL;
+    for (uint32_t i = 0; ok && i < extra; i++) {
+      wfin[i] = fftw_malloc(p->plen * sizeof **wfin);
+      wfout[i] = fftw_malloc((p->plen / 2 + 1) * sizeof **wfout);
+      ok = wfin[i] != NULL && wfout[i] != NULL;
+    }
+    if (!ok) {
+      free_work(wfin, wfout, wfin != NULL && wfout != NULL ? extra : 0);
+      return PINET_ERR_NOMEM;
+    }
+  }
+#endif
+  pinet_pool *pool = NULL;
+  pinet_status st = pinet_pool_create(threads, &pool);
+  if (st != PINET_OK) {
+#ifdef PINET_HAVE_FFTW3
+    free_work(wfin, wfout, extra);
+#endif
+    return st;
+  }
+  pinet_pool_free(p->pool);
+#ifdef PINET_HAVE_FFTW3
+  free_work(p->wfin, p->wfout, p->threads - 1);
+  p->wfin = wfin;
+  p->wfout = wfout;
+#endif
+  p->pool = pool;
+  p->threads = threads;
+  return PINET_OK;
+}
+
+uint32_t pinet_fbp_threads(const pinet_fbp *p) { return p->threads; }
 
 uint32_t pinet_fbp_padded_length(const pinet_fbp *p) { return p->plen; }
 const double *pinet_fbp_response(const pinet_fbp *p) { return p->response; }
 size_t pinet_fbp_filtered_stride(const pinet_fbp *p) { return p->stride; }
 const pinet_pb_geom *pinet_fbp_geom(const pinet_fbp *p) { return &p->g; }
+
+#ifdef PINET_HAVE_FFTW3
+/* Filter one view (d bins at `row`) through the object's plans on the work buffers fin/fout
+ * (new-array execution: any thread may run the plans on its own buffers) into out (stride). */
+static pinet_status filter_one(const pinet_fbp *p, const double *h, const float *row, double *fin,
+                               fftw_complex *fout, float *out) {
+  const uint32_t d = p->g.bins, plen = p->plen;
+  const double scale = 1.0 / plen;
+  float bad = 0.0f; /* x - x is NaN exactly for a NaN or infinite x: one check per view */
+  for (uint32_t b = 0; b < d; b++) {
+    bad += row[b] - row[b];
+    fin[b] = row[b];
+  }
+  RETURN_ERROR_IF(bad != 0.0f, PINET_ERR_RANGE);
+  memset(fin + d, 0, (plen - d) * sizeof *fin);
+  fftw_execute_dft_r2c(p->fwd, fin, fout);
+  for (uint32_t k = 0; k <= plen / 2; k++) {
+    double s = h[k] * scale;
+    fout[k][0] *= s;
+    fout[k][1] *= s;
+  }
+  fftw_execute_dft_c2r(p->inv, fout, fin);
+  /* The guards hold the filtered values just outside the detector too (the linear convolution
+   * of the zero-extended view, as scikit-image's padded sinogram gives): positive lags at
+   * fin[b], negative ones wrapped at fin[P + b]. Where the two would meet (a tiny P), 0. */
+  const long lo = -(long)p->pad, hi = (long)p->stride - (long)p->pad; /* b in [lo, hi) */
+  float sum = 0.0f;
+  for (long b = lo; b < hi; b++) {
+    double val = 0.0;
+    if (b >= 0 && b < (long)plen && (b < (long)d || b + (long)p->pad < (long)plen)) val = fin[b];
+    else if (b < 0 && (long)plen + b >= hi) val = fin[(long)plen + b];
+    const float f = (float)val;
+    out[p->pad + b] = f;
+    sum += f - f;
+  }
+  RETURN_ERROR_IF(sum != 0.0f, PINET_ERR_RANGE); /* beyond float32 */
+  return PINET_OK;
+}
+
+typedef struct filter_job {
+  pinet_fbp *p;
+  const double *h;
+  const float *sino;
+  uint32_t count;
+  float *filtered;
+  pinet_status st[PINET_RECON_MAX_THREADS];
+} filter_job;
+
+/* Part k of n: views [count k / n, count (k + 1) / n), each on its own (no sum crosses views). */
+static void filter_part(void *ctx, uint32_t k, uint32_t n) {
+  filter_job *j = ctx;
+  pinet_fbp *p = j->p;
+  const uint32_t v0 = (uint32_t)((uint64_t)j->count * k / n);
+  const uint32_t v1 = (uint32_t)((uint64_t)j->count * (k + 1) / n);
+  double *fin = k == 0 ? p->fin : p->wfin[k - 1];
+  fftw_complex *fout = k == 0 ? p->fout : p->wfout[k - 1];
+  pinet_status st = PINET_OK;
+  for (uint32_t v = v0; v < v1 && st == PINET_OK; v++) {
+    st = filter_one(p, j->h, j->sino + (size_t)v * p->g.bins, fin, fout,
+                    j->filtered + (size_t)v * p->stride);
+  }
+  j->st[k] = st;
+}
+#endif
 
 pinet_status pinet_fbp_filter_views(pinet_fbp *p, const double *response, const float *sino,
                                     uint32_t count, float *filtered) {
@@ -196,212 +346,157 @@ pinet_status pinet_fbp_filter_views(pinet_fbp *p, const double *response, const 
   (void)response;
   return PINET_ERR_UNSUPPORTED;
 #else
-  const double *h = response ? response : p->response;
-  const uint32_t d = p->g.bins, plen = p->plen;
-  const double scale = 1.0 / plen;
-  for (uint32_t v = 0; v < count; v++) {
-    const float *row = sino + (size_t)v * d;
-    for (uint32_t b = 0; b < d; b++) {
-      RETURN_ERROR_IF(!isfinite(row[b]), PINET_ERR_RANGE);
-      p->fin[b] = row[b];
-    }
-    memset(p->fin + d, 0, (plen - d) * sizeof *p->fin);
-    fftw_execute(p->fwd);
-    for (uint32_t k = 0; k <= plen / 2; k++) {
-      double s = h[k] * scale;
-      p->fout[k][0] *= s;
-      p->fout[k][1] *= s;
-    }
-    fftw_execute(p->inv);
-    /* The guards hold the filtered values just outside the detector too (the linear convolution
-     * of the zero-extended view, as scikit-image's padded sinogram gives): positive lags at
-     * fin[b], negative ones wrapped at fin[P + b]. Where the two would meet (a tiny P), 0. */
-    float *out = filtered + (size_t)v * p->stride;
-    const long lo = -(long)p->pad, hi = (long)p->stride - (long)p->pad; /* b in [lo, hi) */
-    for (long b = lo; b < hi; b++) {
-      double val = 0.0;
-      if (b >= 0 && b < (long)plen && (b < (long)d || b + (long)p->pad < (long)plen)) val = p->fin[b];
-      else if (b < 0 && (long)plen + b >= hi) val = p->fin[(long)plen + b];
-      out[p->pad + b] = (float)val;
-      RETURN_ERROR_IF(!isfinite(out[p->pad + b]), PINET_ERR_RANGE); /* beyond float32 */
-    }
+  filter_job j = {p, response ? response : p->response, sino, count, filtered, {PINET_OK}};
+  pinet_pool_run(count > 1 ? p->pool : NULL, filter_part, &j);
+  for (uint32_t k = 0; k < pinet_pool_threads(count > 1 ? p->pool : NULL); k++) {
+    FORWARD_IF_ERROR(j.st[k]);
   }
   return PINET_OK;
 #endif
 }
 
-/* The hot loop: four views per sweep over the disk, one add per pixel per sweep. The detector
- * position runs as a 64-bit fixed-point number with 32 fraction bits, advanced by an integer step
- * per pixel (incremental index arithmetic: the index is the high word, the weight the next 24
- * bits), so the position stays exact to ~1e-7 bin over a row. */
-#define BP_ONE (4294967296.0) /* 2^32 */
-static int64_t bp_fx(double x) { return (int64_t)llround(x * BP_ONE); }
+/* ---- backprojection -------------------------------------------------------------------------
+ * Four views per sweep over a row, one add per pixel per sweep (the kernels of recon_simd.h; the
+ * last count mod 4 views one at a time). The detector position runs as a 64-bit fixed-point
+ * number with 32 fraction bits, advanced by an integer step per pixel (incremental index
+ * arithmetic: the index is the high word, the weight the next 24 bits), so the position stays
+ * exact to ~1e-7 bin over a row and is the same integer whichever kernel computes it. The image
+ * is swept in bands of BP_BAND rows (a band's accumulators stay in L1 while every view passes);
+ * threads take whole rows. A pixel sums its views in the same order in every case. */
+#define BP_BAND 8u
 
-static void bp_group4(const pinet_fbp *p, const float *q0, const float *q1, const float *q2,
-                      const float *q3, uint32_t v, double *accum) {
+static void bp_one_row(const pinet_fbp *p, const float *q, uint32_t v, uint32_t r, double *accum) {
   const pinet_pb_geom *g = &p->g;
-  const double c0 = p->cosd[v], c1 = p->cosd[v + 1], c2 = p->cosd[v + 2], c3 = p->cosd[v + 3];
-  const double s0 = p->sind[v], s1 = p->sind[v + 1], s2 = p->sind[v + 2], s3 = p->sind[v + 3];
-  const int64_t d0 = bp_fx(c0), d1 = bp_fx(c1), d2 = bp_fx(c2), d3 = bp_fx(c3);
-  const double off = g->bin_center + p->pad;
-  const float wscale = 1.0f / 16777216.0f; /* 2^-24 */
-  for (uint32_t r = 0; r < g->size; r++) {
-    const uint32_t len = p->row_len[r];
-    if (len == 0) continue;
-    const double x0 = (double)p->row_lo[r] - g->img_center, y = g->img_center - (double)r;
-    int64_t t0 = bp_fx(x0 * c0 + y * s0 + off), t1 = bp_fx(x0 * c1 + y * s1 + off);
-    int64_t t2 = bp_fx(x0 * c2 + y * s2 + off), t3 = bp_fx(x0 * c3 + y * s3 + off);
-    double *acc = accum + (size_t)r * g->size + p->row_lo[r];
-    for (uint32_t c = 0; c < len; c++) {
-      const int64_t i0 = t0 >> 32, i1 = t1 >> 32, i2 = t2 >> 32, i3 = t3 >> 32;
-      const float w0 = (float)((t0 >> 8) & 0xffffff) * wscale;
-      const float w1 = (float)((t1 >> 8) & 0xffffff) * wscale;
-      const float w2 = (float)((t2 >> 8) & 0xffffff) * wscale;
-      const float w3 = (float)((t3 >> 8) & 0xffffff) * wscale;
-      const float v0 = q0[i0] + w0 * (q0[i0 + 1] - q0[i0]);
-      const float v1 = q1[i1] + w1 * (q1[i1 + 1] - q1[i1]);
-      const float v2 = q2[i2] + w2 * (q2[i2 + 1] - q2[i2]);
-      const float v3 = q3[i3] + w3 * (q3[i3 + 1] - q3[i3]);
-      acc[c] += (double)((v0 + v1) + (v2 + v3));
-      t0 += d0;
-      t1 += d1;
-      t2 += d2;
-      t3 += d3;
-    }
-  }
-}
-
-#ifdef PINET_FBP_AVX2
-/* The same sweep, eight pixels at a time: positions in double (exact to ~1e-13 bin), one 64-bit
- * gather per pixel fetching the pair (q[i], q[i+1]) from `pairs` (pairs[2j] = q[j], pairs[2j+1]
- * = q[j+1]), interpolation in float, accumulation in double. The two gathers of a step come back
- * in the lane order 0 1 4 5 2 3 6 7, which the weights follow; the sum is put back in order. */
-__attribute__((target("avx2,fma"))) static void bp_group4_avx2(const pinet_fbp *p,
-                                                               const float *const pairs[4],
-                                                               uint32_t v, double *accum) {
-  const pinet_pb_geom *g = &p->g;
-  const double cs[4] = {p->cosd[v], p->cosd[v + 1], p->cosd[v + 2], p->cosd[v + 3]};
-  const double sn[4] = {p->sind[v], p->sind[v + 1], p->sind[v + 2], p->sind[v + 3]};
-  const double off = g->bin_center + p->pad;
-  const __m256d lane = _mm256_set_pd(3.0, 2.0, 1.0, 0.0);
-  const __m256i perm = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
-  __m256d vc[4];
-  for (int k = 0; k < 4; k++) vc[k] = _mm256_set1_pd(cs[k]);
-  for (uint32_t r = 0; r < g->size; r++) {
-    const uint32_t len = p->row_len[r];
-    if (len == 0) continue;
-    const double x0 = (double)p->row_lo[r] - g->img_center, y = g->img_center - (double)r;
-    double base[4];
-    __m256d vb[4];
-    for (int k = 0; k < 4; k++) {
-      base[k] = x0 * cs[k] + y * sn[k] + off;
-      vb[k] = _mm256_set1_pd(base[k]);
-    }
-    double *acc = accum + (size_t)r * g->size + p->row_lo[r];
-    uint32_t c = 0;
-    for (; c + 8 <= len; c += 8) {
-      const __m256d fa = _mm256_add_pd(_mm256_set1_pd((double)c), lane);
-      const __m256d fb = _mm256_add_pd(fa, _mm256_set1_pd(4.0));
-      __m256 sum = _mm256_setzero_ps();
-      for (int k = 0; k < 4; k++) {
-        const __m256d ta = _mm256_fmadd_pd(fa, vc[k], vb[k]);
-        const __m256d tb = _mm256_fmadd_pd(fb, vc[k], vb[k]);
-        const __m128i ia = _mm256_cvttpd_epi32(ta), ib = _mm256_cvttpd_epi32(tb);
-        const __m128 wa = _mm256_cvtpd_ps(_mm256_sub_pd(ta, _mm256_cvtepi32_pd(ia)));
-        const __m128 wb = _mm256_cvtpd_ps(_mm256_sub_pd(tb, _mm256_cvtepi32_pd(ib)));
-        const __m256 w8 = _mm256_permutevar8x32_ps(_mm256_set_m128(wb, wa), perm);
-        const __m256 ga = _mm256_castpd_ps(_mm256_i32gather_pd((const double *)pairs[k], ia, 8));
-        const __m256 gb = _mm256_castpd_ps(_mm256_i32gather_pd((const double *)pairs[k], ib, 8));
-        const __m256 lo = _mm256_shuffle_ps(ga, gb, _MM_SHUFFLE(2, 0, 2, 0));
-        const __m256 hi = _mm256_shuffle_ps(ga, gb, _MM_SHUFFLE(3, 1, 3, 1));
-        sum = _mm256_add_ps(sum, _mm256_fmadd_ps(w8, _mm256_sub_ps(hi, lo), lo));
-      }
-      sum = _mm256_permutevar8x32_ps(sum, perm);
-      _mm256_storeu_pd(acc + c, _mm256_add_pd(_mm256_loadu_pd(acc + c),
-                                              _mm256_cvtps_pd(_mm256_castps256_ps128(sum))));
-      _mm256_storeu_pd(acc + c + 4, _mm256_add_pd(_mm256_loadu_pd(acc + c + 4),
-                                                  _mm256_cvtps_pd(_mm256_extractf128_ps(sum, 1))));
-    }
-    for (; c < len; c++) {
-      float vv[4];
-      for (int k = 0; k < 4; k++) {
-        const double t = base[k] + (double)c * cs[k];
-        const int i = (int)t;
-        const float w = (float)(t - i);
-        vv[k] = pairs[k][2 * i] + w * (pairs[k][2 * i + 1] - pairs[k][2 * i]);
-      }
-      acc[c] += (double)((vv[0] + vv[1]) + (vv[2] + vv[3]));
-    }
-  }
-}
-#endif
-
-static void bp_one(const pinet_fbp *p, const float *q, uint32_t v, double *accum) {
-  const pinet_pb_geom *g = &p->g;
+  const uint32_t len = p->row_len[r];
   const double cv = p->cosd[v], sv = p->sind[v];
-  const int64_t dv = bp_fx(cv);
+  const int64_t dv = p->step[v];
   const double off = g->bin_center + p->pad;
   const float wscale = 1.0f / 16777216.0f;
-  for (uint32_t r = 0; r < g->size; r++) {
-    const uint32_t len = p->row_len[r];
-    if (len == 0) continue;
-    const double x0 = (double)p->row_lo[r] - g->img_center, y = g->img_center - (double)r;
-    int64_t t = bp_fx(x0 * cv + y * sv + off);
-    double *acc = accum + (size_t)r * g->size + p->row_lo[r];
-    for (uint32_t c = 0; c < len; c++) {
-      const int64_t i = t >> 32;
-      const float w = (float)((t >> 8) & 0xffffff) * wscale;
-      acc[c] += (double)(q[i] + w * (q[i + 1] - q[i]));
-      t += dv;
+  const double x0 = (double)p->row_lo[r] - g->img_center, y = g->img_center - (double)r;
+  int64_t t = bp_fx(x0 * cv + y * sv + off);
+  double *acc = accum + (size_t)r * g->size + p->row_lo[r];
+  for (uint32_t c = 0; c < len; c++) {
+    const int64_t i = t >> 32;
+    const float w = (float)((t >> 8) & 0xffffff) * wscale;
+    acc[c] += (double)(q[i] + w * (q[i + 1] - q[i]));
+    t += dv;
+  }
+}
+
+typedef struct bp_job {
+  const pinet_fbp *p;
+  const float *filtered;
+  uint32_t first, count;
+  double *accum;
+  int32_t *accum_fixed;
+  int frac_bits;
+} bp_job;
+
+static void bp_rows(const bp_job *j, uint32_t r0, uint32_t r1) {
+  const pinet_fbp *p = j->p;
+  const pinet_pb_geom *g = &p->g;
+  const double off = g->bin_center + p->pad;
+  const size_t stride = p->stride;
+  const uint32_t groups = j->count / 4;
+  int64_t t[4 * BP_BAND];
+  uint32_t len[BP_BAND];
+  double *acc[BP_BAND];
+  for (uint32_t b0 = r0; b0 < r1; b0 += BP_BAND) {
+    const uint32_t b1 = r1 - b0 < BP_BAND ? r1 : b0 + BP_BAND;
+    for (uint32_t r = b0; r < b1; r++) {
+      len[r - b0] = p->row_len[r];
+      acc[r - b0] = j->accum + (size_t)r * g->size + p->row_lo[r];
+    }
+    for (uint32_t gi = 0; gi < groups; gi++) {
+      pinet_simd_bp4 job;
+      const uint32_t k0 = 4 * gi, v = j->first + k0;
+      for (int k = 0; k < 4; k++) {
+        job.q[k] = j->filtered + (size_t)(k0 + k) * stride;
+        job.lo[k] = -(int64_t)((size_t)(k0 + k) * stride);
+        job.lim[k] = (int64_t)((size_t)(j->count - k0 - k) * stride);
+        job.d[k] = p->step[v + k];
+      }
+      /* a whole view before and after the group: the kernels' windows (a few tens of floats
+       * around an index inside the row) need no check */
+      job.interior = k0 >= 1 && k0 + 4 < j->count && stride >= 64;
+      job.rows = b1 - b0;
+      job.t = t;
+      job.len = len;
+      job.acc = acc;
+      for (uint32_t r = b0; r < b1; r++) {
+        const double x0 = (double)p->row_lo[r] - g->img_center, y = g->img_center - (double)r;
+        for (int k = 0; k < 4; k++) {
+          t[4 * (r - b0) + k] = bp_fx(x0 * p->cosd[v + k] + y * p->sind[v + k] + off);
+        }
+      }
+      p->kern->bp4(&job);
+    }
+    for (uint32_t k = 4 * groups; k < j->count; k++) {
+      for (uint32_t r = b0; r < b1; r++) {
+        if (p->row_len[r] > 0) bp_one_row(p, j->filtered + (size_t)k * stride, j->first + k, r, j->accum);
+      }
     }
   }
+}
+
+/* Part k of n: the rows holding the k-th n-th of the disk's pixels. */
+static void bp_part(void *ctx, uint32_t k, uint32_t n) {
+  const bp_job *j = ctx;
+  uint64_t r0, r1;
+  pinet_pool_split(j->p->row_prefix, j->p->g.size, k, n, &r0, &r1);
+  bp_rows(j, (uint32_t)r0, (uint32_t)r1);
 }
 
 pinet_status pinet_fbp_backproject(const pinet_fbp *p, const float *filtered, uint32_t first,
                                    uint32_t count, double *accum) {
   RETURN_ERROR_IF(p == NULL || accum == NULL || (count > 0 && filtered == NULL), PINET_ERR_NULL);
   RETURN_ERROR_IF(first > p->g.views || count > p->g.views - first, PINET_ERR_RANGE);
-  uint32_t k = 0;
-#ifdef PINET_FBP_AVX2
-  if (p->avx2 && count >= 4) {
-    /* (q[i], q[i+1]) pairs of four views at a time, for the 64-bit gathers */
-    float *pairs = malloc(4 * 2 * p->stride * sizeof *pairs);
-    RETURN_ERROR_IF(pairs == NULL, PINET_ERR_NOMEM);
-    for (; k + 4 <= count; k += 4) {
-      const float *pp[4];
-      for (int j = 0; j < 4; j++) {
-        const float *q = filtered + (size_t)(k + j) * p->stride;
-        float *dst = pairs + (size_t)j * 2 * p->stride;
-        for (size_t i = 0; i + 1 < p->stride; i++) {
-          dst[2 * i] = q[i];
-          dst[2 * i + 1] = q[i + 1];
-        }
-        dst[2 * (p->stride - 1)] = q[p->stride - 1];
-        dst[2 * (p->stride - 1) + 1] = 0.0f;
-        pp[j] = dst;
-      }
-      bp_group4_avx2(p, pp, first + k, accum);
-    }
-    free(pairs);
-  }
-#endif
-  for (; k + 4 <= count; k += 4) {
-    const float *q = filtered + (size_t)k * p->stride;
-    bp_group4(p, q, q + p->stride, q + 2 * p->stride, q + 3 * p->stride, first + k, accum);
-  }
-  for (; k < count; k++) bp_one(p, filtered + (size_t)k * p->stride, first + k, accum);
+  if (count == 0) return PINET_OK;
+  bp_job j = {p, filtered, first, count, accum, NULL, 0};
+  pinet_pool_run(p->pool, bp_part, &j);
   return PINET_OK;
 }
 
-static int32_t quantise(double v, double scale) {
-  double r = nearbyint(v * scale);
-  /* wrap like a 32-bit register: keep the low 32 bits of the integer */
-  if (!(fabs(r) < 9.0e15)) r = 0.0;
-  int64_t i = (int64_t)r;
-  return (int32_t)(uint32_t)(uint64_t)i;
+/* The fixed path: positions in float as before (b + c cos per pixel), each view's value rounded
+ * to int32 and summed modulo 2^32, so any grouping of the views gives the same integers. */
+static void bpfx_rows(const bp_job *j, uint32_t r0, uint32_t r1) {
+  const pinet_fbp *p = j->p;
+  const pinet_pb_geom *g = &p->g;
+  const double scale = ldexp(1.0, j->frac_bits);
+  const double off = g->bin_center + p->pad;
+  const size_t stride = p->stride;
+  for (uint32_t b0 = r0; b0 < r1; b0 += BP_BAND) {
+    const uint32_t b1 = r1 - b0 < BP_BAND ? r1 : b0 + BP_BAND;
+    for (uint32_t k0 = 0; k0 < j->count; k0 += 4) {
+      const uint32_t nv = j->count - k0 < 4 ? j->count - k0 : 4;
+      pinet_simd_bpfx4 job;
+      for (uint32_t k = 0; k < 4; k++) {
+        const uint32_t kk = k < nv ? k0 + k : k0; /* unused slots repeat a real view */
+        job.q[k] = j->filtered + (size_t)kk * stride;
+        job.lim[k] = (int64_t)((size_t)(j->count - kk) * stride);
+        job.cv[k] = p->cosv[j->first + kk];
+      }
+      for (uint32_t r = b0; r < b1; r++) {
+        const uint32_t len = p->row_len[r];
+        if (len == 0) continue;
+        const double x0 = (double)p->row_lo[r] - g->img_center, y = g->img_center - (double)r;
+        for (uint32_t k = 0; k < 4; k++) {
+          const uint32_t kk = k < nv ? k0 + k : k0;
+          const float cv = p->cosv[j->first + kk], sv = p->sinv[j->first + kk];
+          job.b[k] = (float)(x0 * cv + y * sv + off);
+        }
+        p->kern->bpfx4(&job, nv, 0, len, scale, j->accum_fixed + (size_t)r * g->size + p->row_lo[r]);
+      }
+    }
+  }
 }
 
-static int32_t wrap_add(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }
+static void bpfx_part(void *ctx, uint32_t k, uint32_t n) {
+  const bp_job *j = ctx;
+  uint64_t r0, r1;
+  pinet_pool_split(j->p->row_prefix, j->p->g.size, k, n, &r0, &r1);
+  bpfx_rows(j, (uint32_t)r0, (uint32_t)r1);
+}
 
 pinet_status pinet_fbp_backproject_fixed(const pinet_fbp *p, const float *filtered, uint32_t first,
                                          uint32_t count, int frac_bits, int32_t *accum_fixed) {
@@ -410,26 +505,9 @@ pinet_status pinet_fbp_backproject_fixed(const pinet_fbp *p, const float *filter
   RETURN_ERROR_IF(first > p->g.views || count > p->g.views - first, PINET_ERR_RANGE);
   RETURN_ERROR_IF(frac_bits < PINET_RECON_FIXED_BITS_MIN || frac_bits > PINET_RECON_FIXED_BITS_MAX,
                   PINET_ERR_RANGE);
-  const pinet_pb_geom *g = &p->g;
-  const double scale = ldexp(1.0, frac_bits);
-  const double off = g->bin_center + p->pad;
-  for (uint32_t k = 0; k < count; k++) {
-    const float *q = filtered + (size_t)k * p->stride;
-    const float cv = p->cosv[first + k], sv = p->sinv[first + k];
-    for (uint32_t r = 0; r < g->size; r++) {
-      const uint32_t len = p->row_len[r];
-      const double x0 = (double)p->row_lo[r] - g->img_center, y = g->img_center - (double)r;
-      const float b = (float)(x0 * cv + y * sv + off);
-      int32_t *acc = accum_fixed + (size_t)r * g->size + p->row_lo[r];
-      for (uint32_t c = 0; c < len; c++) {
-        const float t = b + (float)c * cv;
-        const int i = (int)t;
-        const float w = t - (float)i;
-        const float val = q[i] + w * (q[i + 1] - q[i]);
-        acc[c] = wrap_add(acc[c], quantise((double)val, scale));
-      }
-    }
-  }
+  if (count == 0) return PINET_OK;
+  bp_job j = {p, filtered, first, count, NULL, accum_fixed, frac_bits};
+  pinet_pool_run(p->pool, bpfx_part, &j);
   return PINET_OK;
 }
 

@@ -6,54 +6,49 @@
 
 #include "error_private.h"
 #include "pinet/shuffle.h"
+#include "recon_simd.h"
 #include "shuffle_private.h"
 
-/* dst[i] += src[i] for `count` elements of type `elem`. int32 wraps modulo 2^32 (uint32_t
- * arithmetic: int32_t and uint32_t share their representation and may alias). */
-static void add_range(pinet_shuffle_elem elem, unsigned char *dst, const unsigned char *src,
-                      size_t count) {
+/* dst[i] += src[i] for `count` elements of type `elem`, element by element with the kernels of
+ * one instruction set (recon_simd.h: any of them gives the same values). int32 wraps modulo 2^32
+ * (uint32_t arithmetic: int32_t and uint32_t share their representation and may alias). */
+static void add_range(const pinet_simd_kernels *kern, pinet_shuffle_elem elem, unsigned char *dst,
+                      const unsigned char *src, size_t count) {
   switch (elem) {
-    case PINET_SHUFFLE_I32: {
-      uint32_t *d = (uint32_t *)(void *)dst;
-      const uint32_t *s = (const uint32_t *)(const void *)src;
-      for (size_t i = 0; i < count; i++) {
-        d[i] += s[i];
-      }
+    case PINET_SHUFFLE_I32:
+      kern->add_i32((uint32_t *)(void *)dst, (const uint32_t *)(const void *)src, count);
       break;
-    }
-    case PINET_SHUFFLE_F32: {
-      float *d = (float *)(void *)dst;
-      const float *s = (const float *)(const void *)src;
-      for (size_t i = 0; i < count; i++) {
-        d[i] += s[i];
-      }
+    case PINET_SHUFFLE_F32:
+      kern->add_f32((float *)(void *)dst, (const float *)(const void *)src, count);
       break;
-    }
-    case PINET_SHUFFLE_F64: {
-      double *d = (double *)(void *)dst;
-      const double *s = (const double *)(const void *)src;
-      for (size_t i = 0; i < count; i++) {
-        d[i] += s[i];
-      }
+    case PINET_SHUFFLE_F64:
+      kern->add_f64((double *)(void *)dst, (const double *)(const void *)src, count);
       break;
-    }
     default: break;
   }
 }
 
-pinet_status pinet_shuffle_apply(pinet_shuffle_elem elem, pinet_shuffle_combine combine,
-                                 void *dst, const void *src, size_t count) {
+static pinet_status apply_with(const pinet_simd_kernels *kern, pinet_shuffle_elem elem,
+                               pinet_shuffle_combine combine, void *dst, const void *src,
+                               size_t count) {
   RETURN_ERROR_IF(dst == NULL || src == NULL, PINET_ERR_NULL);
   const size_t esize = pinet_shuffle_elem_size(elem);
   RETURN_ERROR_IF(esize == 0, PINET_ERR_RANGE);
   if (combine == PINET_SHUFFLE_COPY) {
     memcpy(dst, src, count * esize);
   } else if (combine == PINET_SHUFFLE_ADD) {
-    add_range(elem, dst, src, count);
+    add_range(kern, elem, dst, src, count);
   } else {
     return PINET_ERR_RANGE;
   }
   return PINET_OK;
+}
+
+/* The instruction set is pinet_isa_from_env's, read per call (no state kept between calls). */
+pinet_status pinet_shuffle_apply(pinet_shuffle_elem elem, pinet_shuffle_combine combine,
+                                 void *dst, const void *src, size_t count) {
+  return apply_with(pinet_simd_kernels_for(pinet_simd_default_isa()), elem, combine, dst, src,
+                    count);
 }
 
 static unsigned char *mem_of(void *const *pe_mem, void *host_mem, int32_t pe) {
@@ -85,6 +80,7 @@ pinet_status pinet_shuffle_execute_steps(const pinet_shuffle_schedule *sched,
   }
   unsigned char *stage = malloc(stage_words * esize);
   RETURN_ERROR_IF(stage == NULL, PINET_ERR_NOMEM);
+  const pinet_simd_kernels *kern = pinet_simd_kernels_for(pinet_simd_default_isa());
   for (uint32_t s = first; s < first + count; s++) {
     const pinet_shuffle_transfer *t = sched->xf + sched->step_begin[s];
     size_t nt = sched->step_begin[s + 1] - sched->step_begin[s];
@@ -102,7 +98,7 @@ pinet_status pinet_shuffle_execute_steps(const pinet_shuffle_schedule *sched,
       for (size_t i = 0; i < nt; i++) {
         if (t[i].combine == want) {
           unsigned char *dst = mem_of(pe_mem, host_mem, t[i].dst) + t[i].dst_offset * esize;
-          (void)pinet_shuffle_apply(elem, want, dst, stage + pos * esize, t[i].words);
+          (void)apply_with(kern, elem, want, dst, stage + pos * esize, t[i].words);
         }
         pos += t[i].words;
       }

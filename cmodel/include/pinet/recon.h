@@ -60,6 +60,41 @@ typedef enum pinet_recon_arith {
   PINET_RECON_FIXED = 1
 } pinet_recon_arith;
 
+/* ---- instruction sets and threads ------------------------------------------------------------
+ * The hot loops (the FBP backprojection, float and fixed point; the EM object's S1 and S3 sweeps;
+ * the schedule engine's add) exist once per instruction set below (FBP's filtering is FFTW's,
+ * which picks its own vector code). Every variant computes the same operations in the
+ * same order (no FMA contraction anywhere), so the results do not depend on the instruction set,
+ * bit for bit, float and fixed point alike. The library is built for baseline x86-64; a variant
+ * runs only where the CPU (and the OS) supports it. The choice is made per object when it is
+ * created (pinet_fbp_create, pinet_em_create) and per call for the schedule engine:
+ * pinet_isa_from_env, i.e. the widest supported set unless the environment variable PINET_ISA
+ * asks for a narrower one. Threads (pinet_fbp_set_threads, pinet_em_set_threads; default 1) split
+ * the work so that every sum is taken in the same order whatever their number: the results do not
+ * depend on it either. docs/recon.md, "Instruction sets and threads". */
+
+typedef enum pinet_isa {
+  PINET_ISA_SSE2 = 0,  /* the x86-64 baseline (portable C elsewhere) */
+  PINET_ISA_AVX2 = 1,  /* AVX2 + FMA (x86-64-v3) */
+  PINET_ISA_AVX512 = 2 /* AVX-512F (+ AVX2, FMA) */
+} pinet_isa;
+#define PINET_ISA_COUNT 3
+#define PINET_ISA_ENV "PINET_ISA"   /* sse2 | avx2 | avx512 | auto (or unset) */
+#define PINET_RECON_MAX_THREADS 256u
+
+/* "sse2", "avx2", "avx512"; NULL if unknown. */
+const char *pinet_isa_name(pinet_isa isa);
+/* The ISA of a name (pinet_isa_name's). PINET_ERR_NULL, PINET_ERR_RANGE for an unknown name. */
+pinet_status pinet_isa_parse(const char *name, pinet_isa *out);
+/* 1 if this build has the variant and the CPU runs it (PINET_ISA_SSE2: always), else 0. */
+int pinet_isa_supported(pinet_isa isa);
+/* The widest supported ISA. */
+pinet_isa pinet_isa_best(void);
+/* The ISA a new object uses: PINET_ISA unset, empty or "auto": pinet_isa_best(); a name: that
+ * ISA, or pinet_isa_best() if the CPU has less (never an unsupported one). PINET_ERR_NULL;
+ * PINET_ERR_RANGE for another value (*out is pinet_isa_best() then, which is what objects use). */
+pinet_status pinet_isa_from_env(pinet_isa *out);
+
 /* ---- FBP ---------------------------------------------------------------------------------- */
 
 typedef enum pinet_fbp_filter {
@@ -84,9 +119,24 @@ typedef struct pinet_fbp pinet_fbp;
 pinet_status pinet_fbp_create(const pinet_pb_geom *g, pinet_fbp_filter filter, pinet_fbp **out);
 void pinet_fbp_free(pinet_fbp *p);
 
-/* Use the portable C backprojection even where the AVX2 one would run (the default picks AVX2 +
- * FMA when the CPU has them). The two agree to float rounding. PINET_ERR_NULL. */
+/* portable = 1: run the baseline kernels (PINET_ISA_SSE2: the portable C backprojection) even
+ * where a wider set would run; 0: back to pinet_isa_from_env's choice. Every ISA gives the same
+ * image, bit for bit. PINET_ERR_NULL. */
 pinet_status pinet_fbp_set_portable(pinet_fbp *p, int portable);
+
+/* Run the object's kernels with `isa` (created with pinet_isa_from_env's). PINET_ERR_NULL,
+ * PINET_ERR_RANGE (not an ISA), PINET_ERR_UNSUPPORTED (this CPU or build lacks it). */
+pinet_status pinet_fbp_set_isa(pinet_fbp *p, pinet_isa isa);
+pinet_isa pinet_fbp_isa(const pinet_fbp *p);
+/* Filter and backproject on `threads` threads (1 .. PINET_RECON_MAX_THREADS, default 1; the
+ * object starts threads - 1 workers and keeps them until it is freed or set again): views are
+ * filtered in parallel, the image is backprojected in bands of rows, each pixel summing its views
+ * in the same order, so every result is bit for bit the single-threaded one. Applies to
+ * pinet_fbp_run, pinet_fbp_run_fixed, pinet_fbp_filter_views, pinet_fbp_backproject and
+ * pinet_fbp_backproject_fixed. Errors: PINET_ERR_NULL, PINET_ERR_RANGE, PINET_ERR_NOMEM (memory,
+ * or a thread the system would not start; the object keeps its previous setting). */
+pinet_status pinet_fbp_set_threads(pinet_fbp *p, uint32_t threads);
+uint32_t pinet_fbp_threads(const pinet_fbp *p);
 
 /* The padded length P and the response H[0 .. P/2] (what the parallel version broadcasts). */
 uint32_t pinet_fbp_padded_length(const pinet_fbp *p);
@@ -185,8 +235,10 @@ typedef struct pinet_em pinet_em;
 typedef struct pinet_em_opts {
   uint32_t subsets;        /* 1 = EM; S > 1 = OSEM with S subsets of views */
   pinet_recon_arith arith; /* FLOAT or FIXED (FIXED needs subsets == 1) */
-  int portable;            /* 1: portable C only; 2: AVX2 + FMA at most (no AVX-512); default 0:
-                              the widest of AVX-512 / AVX2 + FMA the CPU has */
+  int portable;            /* 1: portable C only (PINET_ISA_SSE2); 2: AVX2 + FMA at most (no
+                              AVX-512); default 0: pinet_isa_from_env's choice (the widest the CPU
+                              has unless PINET_ISA narrows it). Every choice gives the same
+                              numbers, bit for bit. */
 } pinet_em_opts;
 
 /* counts: one per tube of m (pinet_sysmat_tubes). The image starts uniform with
@@ -211,6 +263,17 @@ pinet_status pinet_em_current_loglik(pinet_em *em, double *loglik);
 pinet_status pinet_em_set_symmetry(pinet_em *em, int on);
 /* Tubes served by the symmetric sweep (0 if none, or turned off). */
 uint32_t pinet_em_symmetric_tubes(const pinet_em *em);
+/* Run the object's kernels with `isa`. PINET_ERR_NULL, PINET_ERR_RANGE (not an ISA),
+ * PINET_ERR_UNSUPPORTED (this CPU or build lacks it). */
+pinet_status pinet_em_set_isa(pinet_em *em, pinet_isa isa);
+pinet_isa pinet_em_isa(const pinet_em *em);
+/* Iterate on `threads` threads (1 .. PINET_RECON_MAX_THREADS, default 1; workers kept until the
+ * object is freed or set again). Tubes and boxes are shared out so that every sum is taken in the
+ * single-threaded order: images and log-likelihoods are bit for bit the same for every count, on
+ * every path (EM, OSEM, FLOAT, FIXED, with or without the symmetries). Errors: PINET_ERR_NULL,
+ * PINET_ERR_RANGE, PINET_ERR_NOMEM (memory or a thread; the previous setting stays). */
+pinet_status pinet_em_set_threads(pinet_em *em, uint32_t threads);
+uint32_t pinet_em_threads(const pinet_em *em);
 const double *pinet_em_image(const pinet_em *em);      /* one value per box */
 const double *pinet_em_sens(const pinet_em *em);       /* s(b) */
 uint32_t pinet_em_iterations(const pinet_em *em);
