@@ -11,7 +11,8 @@
 # --only REGEX  the mutants whose "<id> <file>" matches
 # --list        print the table and exit
 # --build DIR   the build directory (default build-mutate; configured with the ps_network
-#               cosim at N = 2, 4, 8 only, which builds several times faster)
+#               cosim at N = 2, 4, 8 only, which builds several times faster, and with Verilator
+#               warnings not fatal: a mutant that leaves a signal unused must still build)
 # --work DIR    keep each mutant's directory and verify.sh log there (default: a temporary one)
 # Prints one line per mutant and the kill rate of the non-equivalent ones. Exit status 0 when
 # every non-equivalent mutant that built was killed, 1 otherwise, 2 usage. Takes about a minute
@@ -111,7 +112,7 @@ work=$(cd "$work" && pwd)
 mkdir -p "$work/rtl"
 cp -p rtl/*.sv "$work/rtl/"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_MPI=OFF \
-  -DPINET_PS_COSIM_SIZES="2;4;8" -DPINET_RTL_DIR="$work/rtl" >"$work/configure.log" 2>&1 ||
+  -DPINET_PS_COSIM_SIZES="2;4;8" -DPINET_VERILATOR_WARNINGS_FATAL=OFF -DPINET_RTL_DIR="$work/rtl" >"$work/configure.log" 2>&1 ||
   { tail -n 20 "$work/configure.log" >&2; echo "mutate: configure failed" >&2; exit 3; }
 
 # targets_for REGEX: the cosim executables of the default runs whose name matches.
