@@ -53,13 +53,14 @@ pinet_status pinet_recon_mpi_dist(pinet_recon_mpi *state, MPI_Comm comm, pinet_r
   return PINET_OK;
 }
 
-/* N = the communicator's size, checked alike on every rank. */
-static pinet_status comm_pes(MPI_Comm comm, uint32_t *pes) {
+/* The run's N (the communicator's size, checked alike on every rank) and this rank's hooks. */
+static pinet_status comm_setup(MPI_Comm comm, uint32_t *pes, pinet_recon_mpi *state,
+                               pinet_recon_dist *dist) {
   int size = 0;
   if (MPI_Comm_size(comm, &size) != MPI_SUCCESS) return PINET_ERR_ILLEGAL_STATE;
   if (size < 1 || size > 64 || (size & (size - 1)) != 0) return PINET_ERR_SIZE;
   *pes = (uint32_t)size;
-  return PINET_OK;
+  return pinet_recon_mpi_dist(state, comm, dist);
 }
 
 pinet_status pinet_fbp_mpi(pinet_fbp *p, const float *sino, pinet_recon_arith arith,
@@ -68,8 +69,7 @@ pinet_status pinet_fbp_mpi(pinet_fbp *p, const float *sino, pinet_recon_arith ar
   uint32_t pes = 0;
   pinet_recon_mpi state;
   pinet_recon_dist dist;
-  pinet_status st = comm_pes(comm, &pes);
-  if (st == PINET_OK) st = pinet_recon_mpi_dist(&state, comm, &dist);
+  pinet_status st = comm_setup(comm, &pes, &state, &dist);
   if (st != PINET_OK) return st;
   return pinet_fbp_parallel_dist(p, sino, pes, arith, frac_bits, &dist, img, comm_out,
                                  per_pe_work);
@@ -82,8 +82,7 @@ pinet_status pinet_em_mpi(const pinet_sysmat *m, const double *counts, uint32_t 
   uint32_t pes = 0;
   pinet_recon_mpi state;
   pinet_recon_dist dist;
-  pinet_status st = comm_pes(comm, &pes);
-  if (st == PINET_OK) st = pinet_recon_mpi_dist(&state, comm, &dist);
+  pinet_status st = comm_setup(comm, &pes, &state, &dist);
   if (st != PINET_OK) return st;
   return pinet_em_parallel_dist(m, counts, iters, pes, part, arith, &dist, lambda_out, loglik,
                                 comm_out, per_pe_work);
