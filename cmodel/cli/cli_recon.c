@@ -131,6 +131,74 @@ static void json_isa_threads(pinet_json *js, pinet_isa isa, uint32_t threads) {
   pinet_json_u64(js, threads);
 }
 
+/* The options `recon fbp` and `recon em` share, the last rows of both commands' tables (the
+ * sinogram, phantom and views rows differ in their help and stay with the command). */
+enum { R_SIZE, R_BINS, R_PES, R_FIXED, R_GEOM, R_DETS, R_NOISE, R_SEED, R_OUT, R_JSON, R_THREADS,
+       R_COUNT };
+static const pinet_cli_opt k_recon_shared_opts[R_COUNT] = {
+    [R_SIZE] = {"size", 1, "N", "image N x N", NULL, 0},
+    [R_BINS] = {"bins", 1, "D", "detector bins per view (default: --size)", NULL, 0},
+    [R_PES] = {"pes", 1, "P", "run on P simulated PEs (1..64, power of two)", NULL, 0},
+    [R_FIXED] = {"fixed", 0, NULL, "fixed-point path (with --pes: bit-exact)", NULL, 0},
+    [R_GEOM] = {"geometry", 1, "G", "parallel|ring (default parallel; ring: the PET ring, with --phantom)", NULL, 0},
+    [R_DETS] = {"detectors", 1, "D", "ring detectors (default 96)", NULL, 0},
+    [R_NOISE] = {"noise", 1, "S", "phantom only: Poisson noise at S counts per unit", NULL, 0},
+    [R_SEED] = {"seed", 1, "N", "noise seed (default 1)", NULL, 0},
+    [R_OUT] = {"out", 1, "IMG", "raw float32 N x N, or .png/.pgm/.hv", NULL, 0},
+    [R_JSON] = {"json", 0, NULL, "JSON on stdout", NULL, 0},
+    [R_THREADS] = {"threads", 1, "T", "threads (default 1; the image does not depend on T)", NULL, 0}};
+
+/* What `recon fbp` and `recon em` read alike: the input (a sinogram file or a phantom), the image
+ * and projection geometry, the run (PEs or threads) and what to write. */
+typedef struct recon_source {
+  int from_file;      /* --sinogram (else --phantom) */
+  unsigned geom;      /* index in k_geoms */
+  unsigned phantom;   /* index in k_phantoms (with --phantom) */
+  uint32_t size, views, bins, pes, threads, dets;
+  double noise;       /* 0: no noise */
+  uint64_t seed;
+  pinet_isa isa;
+} recon_source;
+
+/* The shared options' checks, in one order for both commands; max_size bounds --size. */
+static int parse_recon_source(const char *ctx, pinet_cli_opt *o, size_t n, uint32_t max_size,
+                              recon_source *s) {
+  const pinet_cli_opt *sino = pinet_cli_find(o, n, "sinogram"), *ph = pinet_cli_find(o, n, "phantom");
+  const pinet_cli_opt *noise = pinet_cli_find(o, n, "noise");
+  memset(s, 0, sizeof *s);
+  s->dets = 96;
+  s->seed = 1;
+  if (sino->present == ph->present) return pinet_cli_usage_error(ctx, "give exactly one of --sinogram and --phantom");
+  s->from_file = sino->present;
+  int rc;
+  if ((rc = require_u32(ctx, o, n, "size", &s->size, 1, max_size)) != PINET_EXIT_OK) return rc;
+  if ((rc = pinet_cli_optional_choice(ctx, o, n, "geometry", k_geoms, &s->geom)) != PINET_EXIT_OK) return rc;
+  if (s->geom == 1 && s->from_file) {
+    return pinet_cli_usage_error(ctx, "--sinogram is parallel beam; --geometry ring goes with --phantom");
+  }
+  if (s->geom == 0 &&
+      (rc = require_u32(ctx, o, n, "views", &s->views, 1, PINET_RECON_MAX_VIEWS)) != PINET_EXIT_OK) {
+    return rc;
+  }
+  if (s->from_file && !pinet_cli_find(o, n, "bins")->present) return pinet_cli_usage_error(ctx, "--sinogram needs --bins");
+  s->bins = s->size;
+  if ((rc = parse_u32_opt(ctx, o, n, "bins", &s->bins, 1, PINET_RECON_MAX_BINS)) != PINET_EXIT_OK) return rc;
+  if ((rc = parse_pes(ctx, o, n, &s->pes)) != PINET_EXIT_OK) return rc;
+  if ((rc = parse_threads(ctx, o, n, s->pes, &s->threads)) != PINET_EXIT_OK) return rc;
+  if ((rc = check_isa_env(ctx, &s->isa)) != PINET_EXIT_OK) return rc;
+  if ((rc = parse_u32_opt(ctx, o, n, "detectors", &s->dets, 4, PINET_RECON_MAX_DETECTORS)) != PINET_EXIT_OK) return rc;
+  if ((rc = pinet_cli_optional_choice(ctx, o, n, "phantom", k_phantoms, &s->phantom)) != PINET_EXIT_OK) return rc;
+  if (noise->present) {
+    if (s->from_file) return pinet_cli_usage_error(ctx, "--noise goes with --phantom");
+    if ((rc = parse_noise(ctx, noise->value, &s->noise)) != PINET_EXIT_OK) return rc;
+  }
+  if ((rc = pinet_cli_optional_u64(ctx, o, n, "seed", &s->seed)) != PINET_EXIT_OK) return rc;
+  if (!pinet_cli_find(o, n, "out")->present && !pinet_cli_find(o, n, "json")->present) {
+    return pinet_cli_usage_error(ctx, "nothing to do: give --out and/or --json");
+  }
+  return PINET_EXIT_OK;
+}
+
 /* RMSE inside the reconstruction disk. */
 static void json_comm(pinet_json *js, const pinet_recon_comm *c, const uint64_t *work) {
   pinet_json_key(js, "pes");
@@ -190,8 +258,9 @@ static int fail_not_finite(const char *ctx, const char *path, const float *v, si
                         isnan(v[i]) ? "NaN" : v[i] > 0 ? "+Inf" : "-Inf", i / bins, i % bins, rule);
 }
 
-enum { F_SINO, F_VIEWS, F_BINS, F_FILTER, F_SIZE, F_OUT, F_JSON, F_PHANTOM, F_PES, F_FIXED,
-       F_CENTER, F_GEOM, F_DETS, F_NOISE, F_SEED, F_THREADS, F_COUNT };
+enum { F_SINO, F_PHANTOM, F_VIEWS, F_FILTER, F_CENTER, F_SHARED,
+       F_FIXED = F_SHARED + R_FIXED, F_OUT = F_SHARED + R_OUT, F_JSON = F_SHARED + R_JSON,
+       F_COUNT = F_SHARED + R_COUNT };
 
 /* What `recon fbp` allocates, in bytes (measured peaks 0.9-1.1x of it, test_cli_memory.sh): the
  * sinogram twice (input, phantom), the filtered views (D + N + pad per view), the image, the
@@ -219,63 +288,26 @@ static int cmd_fbp(int argc, char **argv, const pinet_recon_dist *dist) {
   const char *ctx = "recon fbp";
   pinet_cli_opt o[F_COUNT] = {
       [F_SINO] = {"sinogram", 1, "FILE", "raw little-endian float32, V rows of D bins (or .hv)", NULL, 0},
-      [F_VIEWS] = {"views", 1, "V", "views at k*180/V degrees (>= 1)", NULL, 0},
-      [F_BINS] = {"bins", 1, "D", "detector bins per view (default: --size)", NULL, 0},
-      [F_FILTER] = {"filter", 1, "NAME", "ramp|shepp-logan|cosine|hamming|hann (default ramp)", NULL, 0},
-      [F_SIZE] = {"size", 1, "N", "output image N x N", NULL, 0},
-      [F_OUT] = {"out", 1, "IMG", "raw float32 N x N, or .png/.pgm/.hv", NULL, 0},
-      [F_JSON] = {"json", 0, NULL, "JSON on stdout", NULL, 0},
       [F_PHANTOM] = {"phantom", 1, "NAME", "shepp-logan|disk: exact sinogram, report rmse", NULL, 0},
-      [F_PES] = {"pes", 1, "P", "run on P simulated PEs (1..64, power of two)", NULL, 0},
-      [F_FIXED] = {"fixed", 0, NULL, "fixed-point path (with --pes: bit-exact)", NULL, 0},
-      [F_CENTER] = {"center", 1, "C", "rotation centre bin (default floor(D/2), scikit-image)", NULL, 0},
-      [F_GEOM] = {"geometry", 1, "G", "parallel|ring (phantom only; ring: rebinned PET ring)", NULL, 0},
-      [F_DETS] = {"detectors", 1, "D", "ring detectors (default 96)", NULL, 0},
-      [F_NOISE] = {"noise", 1, "S", "phantom only: Poisson noise at S counts per unit", NULL, 0},
-      [F_SEED] = {"seed", 1, "N", "noise seed (default 1)", NULL, 0},
-      [F_THREADS] = {"threads", 1, "T", "threads (default 1; the image does not depend on T)", NULL, 0}};
+      [F_VIEWS] = {"views", 1, "V", "views at k*180/V degrees (>= 1)", NULL, 0},
+      [F_FILTER] = {"filter", 1, "NAME", "ramp|shepp-logan|cosine|hamming|hann (default ramp)", NULL, 0},
+      [F_CENTER] = {"center", 1, "C", "rotation centre bin (default floor(D/2), scikit-image)", NULL, 0}};
+  memcpy(o + F_SHARED, k_recon_shared_opts, sizeof k_recon_shared_opts);
   int rc = pinet_cli_parse_or_help(ctx,
                                    "usage: pinet recon fbp (--sinogram FILE --views V --bins D | "
                                    "--phantom NAME --views V) --size N [--filter F] [--out IMG] "
                                    "[--pes P] [--json]",
                                    o, F_COUNT, argc, argv, 2);
   if (rc != PINET_CLI_CONTINUE) return rc;
-  if (o[F_SINO].present == o[F_PHANTOM].present) {
-    return pinet_cli_usage_error(ctx, "give exactly one of --sinogram and --phantom");
-  }
-  uint32_t size = 0, views = 0, bins = 0, pes = 0, dets = 96;
-  if ((rc = require_u32(ctx, o, F_COUNT, "size", &size, 1, PINET_RECON_MAX_SIZE)) != PINET_EXIT_OK) return rc;
-  unsigned geom = 0;
-  if (o[F_GEOM].present) {
-    if (o[F_SINO].present) return pinet_cli_usage_error(ctx, "--geometry goes with --phantom");
-    if ((rc = pinet_cli_parse_choice(ctx, "geometry", o[F_GEOM].value, k_geoms, &geom)) != PINET_EXIT_OK) return rc;
-  }
-  if (geom == 0 &&
-      (rc = require_u32(ctx, o, F_COUNT, "views", &views, 1, PINET_RECON_MAX_VIEWS)) != PINET_EXIT_OK) {
-    return rc;
-  }
-  if (o[F_SINO].present && !o[F_BINS].present) return pinet_cli_usage_error(ctx, "--sinogram needs --bins");
-  bins = size;
-  if ((rc = parse_u32_opt(ctx, o, F_COUNT, "bins", &bins, 1, PINET_RECON_MAX_BINS)) != PINET_EXIT_OK) return rc;
-  if ((rc = parse_pes(ctx, o, F_COUNT, &pes)) != PINET_EXIT_OK) return rc;
-  uint32_t threads = 1;
-  pinet_isa isa;
-  if ((rc = parse_threads(ctx, o, F_COUNT, pes, &threads)) != PINET_EXIT_OK) return rc;
-  if ((rc = check_isa_env(ctx, &isa)) != PINET_EXIT_OK) return rc;
-  if ((rc = parse_u32_opt(ctx, o, F_COUNT, "detectors", &dets, 4, PINET_RECON_MAX_DETECTORS)) != PINET_EXIT_OK) return rc;
-  unsigned fi = 0, ph = 0;
+  recon_source src;
+  if ((rc = parse_recon_source(ctx, o, F_COUNT, PINET_RECON_MAX_SIZE, &src)) != PINET_EXIT_OK) return rc;
+  uint32_t size = src.size, views = src.views, bins = src.bins;
+  const uint32_t pes = src.pes, threads = src.threads, dets = src.dets;
+  const unsigned geom = src.geom, ph = src.phantom;
+  const double noise = src.noise;
+  const uint64_t seed = src.seed;
+  unsigned fi = 0;
   if ((rc = pinet_cli_optional_choice(ctx, o, F_COUNT, "filter", k_filters, &fi)) != PINET_EXIT_OK) return rc;
-  if ((rc = pinet_cli_optional_choice(ctx, o, F_COUNT, "phantom", k_phantoms, &ph)) != PINET_EXIT_OK) return rc;
-  double noise = 0;
-  uint64_t seed = 1;
-  if (o[F_NOISE].present) {
-    if (!o[F_PHANTOM].present) return pinet_cli_usage_error(ctx, "--noise goes with --phantom");
-    if ((rc = parse_noise(ctx, o[F_NOISE].value, &noise)) != PINET_EXIT_OK) return rc;
-  }
-  if ((rc = pinet_cli_optional_u64(ctx, o, F_COUNT, "seed", &seed)) != PINET_EXIT_OK) return rc;
-  if (!o[F_OUT].present && !o[F_JSON].present) {
-    return pinet_cli_usage_error(ctx, "nothing to do: give --out and/or --json");
-  }
   const pinet_fbp_filter filter = (pinet_fbp_filter)fi;
   pinet_pb_geom g;
   pinet_ring ring;
@@ -570,71 +602,41 @@ static int check_em_pes(const char *ctx, const pinet_sysmat *m, uint32_t pes, un
                         part == PINET_EM_PARTITION_MODIFIED ? ", or --partition box" : "");
 }
 
-enum { E_PHANTOM, E_SINO, E_SIZE, E_VIEWS, E_BINS, E_ITERS, E_PES, E_PART, E_SUBSETS, E_FIXED,
-       E_GEOM, E_DETS, E_NOISE, E_SEED, E_OUT, E_JSON, E_THREADS, E_COUNT };
+enum { E_PHANTOM, E_SINO, E_VIEWS, E_ITERS, E_PART, E_SUBSETS, E_SHARED,
+       E_FIXED = E_SHARED + R_FIXED, E_OUT = E_SHARED + R_OUT, E_JSON = E_SHARED + R_JSON,
+       E_COUNT = E_SHARED + R_COUNT };
 
 static int cmd_em(int argc, char **argv, const pinet_recon_dist *dist) {
   const char *ctx = "recon em";
   pinet_cli_opt o[E_COUNT] = {
       [E_PHANTOM] = {"phantom", 1, "NAME", "shepp-logan|disk: counts = P * phantom (+ noise)", NULL, 0},
       [E_SINO] = {"sinogram", 1, "FILE", "counts: raw float32, V rows of D bins (parallel beam)", NULL, 0},
-      [E_SIZE] = {"size", 1, "N", "image N x N", NULL, 0},
       [E_VIEWS] = {"views", 1, "V", "parallel-beam views (>= 1)", NULL, 0},
-      [E_BINS] = {"bins", 1, "D", "bins per view (default --size)", NULL, 0},
       [E_ITERS] = {"iters", 1, "K", "iterations (default 10)", NULL, 0},
-      [E_PES] = {"pes", 1, "P", "run on P simulated PEs (1..64, power of two)", NULL, 0},
       [E_PART] = {"partition", 1, "box|modified", "parallel partition (default modified)", NULL, 0},
-      [E_SUBSETS] = {"subsets", 1, "S", "OSEM with S subsets of views (sequential only)", NULL, 0},
-      [E_FIXED] = {"fixed", 0, NULL, "fixed-point path (with --pes: bit-exact)", NULL, 0},
-      [E_GEOM] = {"geometry", 1, "G", "parallel|ring (default parallel; ring: the PET ring)", NULL, 0},
-      [E_DETS] = {"detectors", 1, "D", "ring detectors (default 96)", NULL, 0},
-      [E_NOISE] = {"noise", 1, "S", "phantom only: Poisson counts at S counts per unit", NULL, 0},
-      [E_SEED] = {"seed", 1, "N", "noise seed (default 1)", NULL, 0},
-      [E_OUT] = {"out", 1, "IMG", "raw float32 N x N, or .png/.pgm/.hv", NULL, 0},
-      [E_JSON] = {"json", 0, NULL, "JSON on stdout", NULL, 0},
-      [E_THREADS] = {"threads", 1, "T", "threads (default 1; the image does not depend on T)", NULL, 0}};
+      [E_SUBSETS] = {"subsets", 1, "S", "OSEM with S subsets of views (sequential only)", NULL, 0}};
+  memcpy(o + E_SHARED, k_recon_shared_opts, sizeof k_recon_shared_opts);
   int rc = pinet_cli_parse_or_help(ctx,
                                    "usage: pinet recon em (--phantom NAME | --sinogram FILE --bins D) "
                                    "--size N (--views V | --geometry ring) [--iters K] [--pes P] "
                                    "[--out IMG] [--json]",
                                    o, E_COUNT, argc, argv, 2);
   if (rc != PINET_CLI_CONTINUE) return rc;
-  if (o[E_SINO].present == o[E_PHANTOM].present) {
-    return pinet_cli_usage_error(ctx, "give exactly one of --sinogram and --phantom");
-  }
-  uint32_t size = 0, views = 0, bins = 0, iters = 10, pes = 0, subsets = 1, dets = 96;
-  if ((rc = require_u32(ctx, o, E_COUNT, "size", &size, 1, 1024)) != PINET_EXIT_OK) return rc;
-  unsigned geom = 0, part = 1, ph = 0;
-  if ((rc = pinet_cli_optional_choice(ctx, o, E_COUNT, "geometry", k_geoms, &geom)) != PINET_EXIT_OK) return rc;
-  if (geom == 1 && o[E_SINO].present) return pinet_cli_usage_error(ctx, "--sinogram is parallel beam; --geometry ring goes with --phantom");
-  if (geom == 0 &&
-      (rc = require_u32(ctx, o, E_COUNT, "views", &views, 1, PINET_RECON_MAX_VIEWS)) != PINET_EXIT_OK) {
-    return rc;
-  }
-  if (o[E_SINO].present && !o[E_BINS].present) return pinet_cli_usage_error(ctx, "--sinogram needs --bins");
-  bins = size;
-  if ((rc = parse_u32_opt(ctx, o, E_COUNT, "bins", &bins, 1, PINET_RECON_MAX_BINS)) != PINET_EXIT_OK) return rc;
+  recon_source src;
+  if ((rc = parse_recon_source(ctx, o, E_COUNT, 1024, &src)) != PINET_EXIT_OK) return rc;
+  const uint32_t size = src.size, views = src.views, bins = src.bins, pes = src.pes;
+  const uint32_t threads = src.threads, dets = src.dets;
+  const unsigned geom = src.geom, ph = src.phantom;
+  const double noise = src.noise;
+  const uint64_t seed = src.seed;
+  uint32_t iters = 10, subsets = 1;
+  unsigned part = 1;
   if ((rc = parse_u32_opt(ctx, o, E_COUNT, "iters", &iters, 1, 100000)) != PINET_EXIT_OK) return rc;
-  if ((rc = parse_pes(ctx, o, E_COUNT, &pes)) != PINET_EXIT_OK) return rc;
-  uint32_t threads = 1;
-  pinet_isa isa;
-  if ((rc = parse_threads(ctx, o, E_COUNT, pes, &threads)) != PINET_EXIT_OK) return rc;
-  if ((rc = check_isa_env(ctx, &isa)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_u32_opt(ctx, o, E_COUNT, "subsets", &subsets, 1, 4096)) != PINET_EXIT_OK) return rc;
-  if ((rc = parse_u32_opt(ctx, o, E_COUNT, "detectors", &dets, 4, PINET_RECON_MAX_DETECTORS)) != PINET_EXIT_OK) return rc;
   if ((rc = pinet_cli_optional_choice(ctx, o, E_COUNT, "partition", k_parts, &part)) != PINET_EXIT_OK) return rc;
-  if ((rc = pinet_cli_optional_choice(ctx, o, E_COUNT, "phantom", k_phantoms, &ph)) != PINET_EXIT_OK) return rc;
   if (subsets > 1 && (pes != 0 || o[E_FIXED].present)) {
     return pinet_cli_usage_error(ctx, "--subsets (OSEM) runs sequentially in floating point only");
   }
-  double noise = 0;
-  uint64_t seed = 1;
-  if (o[E_NOISE].present) {
-    if (!o[E_PHANTOM].present) return pinet_cli_usage_error(ctx, "--noise goes with --phantom");
-    if ((rc = parse_noise(ctx, o[E_NOISE].value, &noise)) != PINET_EXIT_OK) return rc;
-  }
-  if ((rc = pinet_cli_optional_u64(ctx, o, E_COUNT, "seed", &seed)) != PINET_EXIT_OK) return rc;
-  if (!o[E_OUT].present && !o[E_JSON].present) return pinet_cli_usage_error(ctx, "nothing to do: give --out and/or --json");
 
   pinet_status st;
   pinet_sysmat *m = NULL;
@@ -810,7 +812,7 @@ static int cmd_em(int argc, char **argv, const pinet_recon_dist *dist) {
     pinet_json_begin_array(&js);
     for (uint32_t it = 0; it < iters; it++) pinet_json_double(&js, ll[it]);
     pinet_json_end_array(&js);
-    json_isa_threads(&js, em != NULL ? pinet_em_isa(em) : isa, em != NULL ? pinet_em_threads(em) : 1);
+    json_isa_threads(&js, em != NULL ? pinet_em_isa(em) : src.isa, em != NULL ? pinet_em_threads(em) : 1);
     if (phimg) {
       pinet_json_key(&js, "phantom");
       pinet_json_string(&js, k_phantoms[ph]);
