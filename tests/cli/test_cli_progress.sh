@@ -72,6 +72,16 @@ def on_terminal(progress, *args):
                 break
             out += chunk
         elif p.poll() is not None:
+            # Exited, and nothing was ready in the last 0.2 s; what it wrote between that wait
+            # and its exit is still in the terminal: read to the end (EOF or EIO) first.
+            while select.select([master], [], [], 0.1)[0]:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    break
+                out += chunk
             break
     p.wait()
     os.close(master)
