@@ -462,25 +462,27 @@ static void json_nullable(pinet_json *js, int64_t v) {
   }
 }
 
+/* The rows of an operation's parameters (read by parse_params), shared by run and show. */
+static const pinet_cli_opt k_op_param_opts[] = {
+    {"source", 1, "I", "broadcast source; window_broadcast: the group of processor I (0)", NULL, 0},
+    {"w", 1, "W", "window side, divides sqrt(N) (default 1)", NULL, 0},
+    {"kind", 1, "a..h", "shift kind", NULL, 0},
+    {"s", 1, "S", "shift distance, 0 < |S| < sqrt(N)", NULL, 0},
+    {"m", 1, "M", "values / block size for accumulation, adjacent and consecutive sums", NULL, 0},
+    {"dim", 1, "gx|gy|px|py", "dimension of accumulation / adjacent / consecutive sums (py)", NULL, 0},
+    {"rule", 1, "priority|arbitrary", "raw concurrent-write rule (default priority)", NULL, 0},
+};
+#define OP_PARAM_OPTS (sizeof k_op_param_opts / sizeof k_op_param_opts[0])
+
 static int cmd_run(int argc, char **argv) {
   const char *ctx = "otis run";
-  pinet_cli_opt opts[] = {
+  pinet_cli_opt opts[4 + OP_PARAM_OPTS + 1] = {
       {"op", 1, "OP", "operation (see docs/otis.md)", NULL, 0},
       {"n", 1, "N", "number of groups: 4, 16, 64 or 256 (N^2 processors)", NULL, 0},
       {"model", 1, "simd|mimd", "machine model (default simd)", NULL, 0},
-      {"input", 1, "FILE", "N^2 lines 'value [aux]' in index order ('-' = stdin)", NULL, 0},
-      {"source", 1, "I", "broadcast source; window_broadcast: the group of processor I (0)", NULL,
-       0},
-      {"w", 1, "W", "window side, divides sqrt(N) (default 1)", NULL, 0},
-      {"kind", 1, "a..h", "shift kind", NULL, 0},
-      {"s", 1, "S", "shift distance, 0 < |S| < sqrt(N)", NULL, 0},
-      {"m", 1, "M", "values / block size for accumulation, adjacent and consecutive sums", NULL,
-       0},
-      {"dim", 1, "gx|gy|px|py", "dimension of accumulation / adjacent / consecutive sums (py)",
-       NULL, 0},
-      {"rule", 1, "priority|arbitrary", "raw concurrent-write rule (default priority)", NULL, 0},
-      {"json", 0, NULL, "machine-readable output", NULL, 0},
-  };
+      {"input", 1, "FILE", "N^2 lines 'value [aux]' in index order ('-' = stdin)", NULL, 0}};
+  memcpy(opts + 4, k_op_param_opts, sizeof k_op_param_opts);
+  opts[4 + OP_PARAM_OPTS] = (pinet_cli_opt){"json", 0, NULL, "machine-readable output", NULL, 0};
   size_t no = sizeof opts / sizeof opts[0];
   int rc = pinet_cli_parse_or_help(
       ctx,
@@ -939,21 +941,15 @@ static void draw(const char *title, uint32_t N, const int64_t *v, const uint8_t 
 
 static int cmd_show(int argc, char **argv) {
   const char *ctx = "otis show";
-  pinet_cli_opt opts[] = {
+  pinet_cli_opt opts[4 + OP_PARAM_OPTS + 2] = {
       {"n", 1, "N", "number of groups: 4 or 16 (default 4)", NULL, 0},
       {"op", 1, "OP", "operation to run (default: none, draw the indices)", NULL, 0},
       {"model", 1, "simd|mimd", "machine model (default simd)", NULL, 0},
-      {"input", 1, "FILE", "input as for run (default: value = index, aux = 0 or -1)", NULL, 0},
-      {"source", 1, "I", "as for run", NULL, 0},
-      {"w", 1, "W", "as for run", NULL, 0},
-      {"kind", 1, "a..h", "as for run", NULL, 0},
-      {"s", 1, "S", "as for run", NULL, 0},
-      {"m", 1, "M", "as for run", NULL, 0},
-      {"dim", 1, "gx|gy|px|py", "as for run", NULL, 0},
-      {"rule", 1, "priority|arbitrary", "as for run", NULL, 0},
-      {"trace", 0, NULL, "list every counted step", NULL, 0},
-      {"json", 0, NULL, "accepted for uniformity; output is a drawing", NULL, 0},
-  };
+      {"input", 1, "FILE", "input as for run (default: value = index, aux = 0 or -1)", NULL, 0}};
+  memcpy(opts + 4, k_op_param_opts, sizeof k_op_param_opts);
+  opts[4 + OP_PARAM_OPTS] = (pinet_cli_opt){"trace", 0, NULL, "list every counted step", NULL, 0};
+  opts[5 + OP_PARAM_OPTS] =
+      (pinet_cli_opt){"json", 0, NULL, "accepted for uniformity; output is a drawing", NULL, 0};
   size_t no = sizeof opts / sizeof opts[0];
   int rc = pinet_cli_parse_or_help(
       ctx,

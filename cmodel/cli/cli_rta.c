@@ -34,6 +34,19 @@ static const char k_rta_usage[] =
 
 static const char *const k_port_names[4] = {"L", "R", "U", "D"};
 
+/* Every command's option rows: --dim and --pes (the geometry parse_command reads), the command's
+ * own rows (at most RTA_OWN_OPTS), then --json. Returns the number of rows written to opts. */
+enum { RTA_OWN_OPTS = 4, RTA_OPTS = RTA_OWN_OPTS + 3 };
+static size_t command_opts(pinet_cli_opt opts[RTA_OPTS], const pinet_cli_opt *own, size_t n_own) {
+  static const pinet_cli_opt geometry[2] = {
+      {"dim", 1, "1|2", "1D ring or 2D torus (default 1)", NULL, 0},
+      {"pes", 1, "N", "total number of PEs: 2^L in 1D, 4^L in 2D", NULL, 0}};
+  memcpy(opts, geometry, sizeof geometry);
+  if (n_own > 0) memcpy(opts + 2, own, n_own * sizeof *own);
+  opts[2 + n_own] = (pinet_cli_opt){"json", 0, NULL, "machine-readable output", NULL, 0};
+  return n_own + 3;
+}
+
 /* Parse a command's options and answer --help (pinet_cli_parse_or_help), then read --dim
  * (default 1) and --pes into a geometry. Returns PINET_CLI_CONTINUE, or an exit code after
  * printing the error. */
@@ -65,12 +78,8 @@ static int parse_command(const char *ctx, const char *usage, pinet_cli_opt *opts
 
 static int cmd_stats(int argc, char **argv) {
   const char *ctx = "rta stats";
-  pinet_cli_opt opts[] = {
-      {"dim", 1, "1|2", "1D ring or 2D torus (default 1)", NULL, 0},
-      {"pes", 1, "N", "total number of PEs: 2^L in 1D, 4^L in 2D", NULL, 0},
-      {"json", 0, NULL, "machine-readable output", NULL, 0},
-  };
-  size_t n = sizeof opts / sizeof opts[0];
+  pinet_cli_opt opts[RTA_OPTS];
+  size_t n = command_opts(opts, NULL, 0);
   pinet_rta_geom g;
   int rc = parse_command(ctx,
                          "usage: pinet rta stats --dim 1|2 --pes N [--json]\n\n"
@@ -167,14 +176,12 @@ static uint32_t hop_level(const pinet_rta_geom *ring, uint32_t a, uint32_t b) {
 
 static int cmd_distance(int argc, char **argv) {
   const char *ctx = "rta distance";
-  pinet_cli_opt opts[] = {
-      {"dim", 1, "1|2", "1D ring or 2D torus (default 1)", NULL, 0},
-      {"pes", 1, "N", "total number of PEs: 2^L in 1D, 4^L in 2D", NULL, 0},
+  static const pinet_cli_opt own[] = {
       {"from", 1, "S", "source PE: an address in 1D, r,c in 2D", NULL, 0},
       {"to", 1, "E", "destination PE: an address in 1D, r,c in 2D", NULL, 0},
-      {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
-  size_t n = sizeof opts / sizeof opts[0];
+  pinet_cli_opt opts[RTA_OPTS];
+  size_t n = command_opts(opts, own, sizeof own / sizeof own[0]);
   pinet_rta_geom g;
   int rc = parse_command(ctx,
                          "usage: pinet rta distance --dim 1|2 --pes N --from S --to E "
@@ -351,14 +358,12 @@ static void print_torus_picture(const pinet_rta_geom *g, const uint8_t *bits) {
 
 static int cmd_route(int argc, char **argv) {
   const char *ctx = "rta route";
-  pinet_cli_opt opts[] = {
-      {"dim", 1, "1|2", "1D ring (default) or 2D torus", NULL, 0},
-      {"pes", 1, "N", "total number of PEs: 2^L in 1D, 4^L in 2D", NULL, 0},
+  static const pinet_cli_opt own[] = {
       {"bitmap", 1, "HEX", "switch states, hex, bit b = switch b (1 = ON); at most ceil(M/4) digits",
        NULL, 0},
-      {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
-  size_t n = sizeof opts / sizeof opts[0];
+  pinet_cli_opt opts[RTA_OPTS];
+  size_t n = command_opts(opts, own, sizeof own / sizeof own[0]);
   pinet_rta_geom g;
   int rc = parse_command(ctx,
                          "usage: pinet rta route [--dim 1|2] --pes N --bitmap HEX "
@@ -447,14 +452,12 @@ static int cmd_route(int argc, char **argv) {
 
 static int cmd_reduce(int argc, char **argv) {
   const char *ctx = "rta reduce";
-  pinet_cli_opt opts[] = {
-      {"dim", 1, "1|2", "1D ring or 2D torus (default 1)", NULL, 0},
-      {"pes", 1, "N", "total number of PEs: 2^L in 1D, 4^L in 2D", NULL, 0},
+  static const pinet_cli_opt own[] = {
       {"op", 1, "OP", "sum | max | min | sort", NULL, 0},
       {"input", 1, "FILE", "N integers, one a line (row-major in 2D); - for stdin", NULL, 0},
-      {"json", 0, NULL, "machine-readable output", NULL, 0},
   };
-  size_t n = sizeof opts / sizeof opts[0];
+  pinet_cli_opt opts[RTA_OPTS];
+  size_t n = command_opts(opts, own, sizeof own / sizeof own[0]);
   pinet_rta_geom g;
   int rc = parse_command(ctx,
                          "usage: pinet rta reduce --dim 1|2 --pes N --op sum|max|min|sort "
