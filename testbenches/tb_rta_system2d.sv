@@ -15,7 +15,8 @@
 //   - RTA mode: random raw bitmaps are loaded as given; along every row and column each segment
 //     between OFF switches is a ring.
 // PRNG: xorshift64, seed from +seed=<n> (default 1). Ends with "PASS tb_rta_system2d", or
-// $error + $fatal on the first mismatch.
+// $error + $fatal on the first mismatch. The command port and the test sequence are shared with
+// tb_rta_system1d (tb_rta_system_common.svh); this file holds the torus's side of the checks.
 
 module tb_rta_system2d;
 
@@ -26,22 +27,12 @@ module tb_rta_system2d;
   localparam int M         = Side / 2 - 1;
   localparam int Pes       = Side * Side;
   localparam int Sw        = Side * (Side - 2);
+  localparam int Bits      = Sw;
   localparam int Width     = 16;
   localparam int RawRounds = 30;
 
-  localparam int OpSetMode = 1, OpSetLevel = 2, OpArtaOff = 3, OpArtaOn = 4, OpWriteRaw = 5;
-  localparam int ErrOk = 0, ErrIllegal = 5;
+  `include "tb_rta_system_common.svh"
 
-  `TB_RTA_CLOCK(clk)
-
-  logic                 rst_n;
-  logic                 cmd_valid;
-  logic [2:0]           cmd_op;
-  logic [15:0]          cmd_arg;
-  logic [Sw-1:0]        cmd_bitmap;
-  logic [Sw-1:0]        bitmap;
-  logic [1:0]           mode;
-  logic [2:0]           err;
   logic [Pes*Width-1:0] l_in, r_in, u_in, d_in;
   logic [Pes*Width-1:0] l_out, r_out, u_out, d_out;
 
@@ -132,58 +123,41 @@ module tb_rta_system2d;
     new_vs = old_vs;
   endtask
 
-  // Issue one command; check the routing just before the edge (old_*) and after it (new_*),
-  // then make new_* the old_* of the next command.
-  task automatic command(input int op, input int arg, input logic [Sw-1:0] raw,
-                         input int want_err, input int want_mode, input string what);
-    if (op < 0 || op > 7 || arg < 0 || arg > 65535) $fatal(1, "tb_rta_system2d: bad command");
-    @(negedge clk);
-    cmd_valid  = 1'b1;
-    cmd_op     = 3'(op);
-    cmd_arg    = 16'(arg);
-    cmd_bitmap = raw;
-    #3;
-    check_torus(old_hs, old_vs, {what, " (before the edge)"});
-    @(posedge clk);
-    #1;
-    cmd_valid = 1'b0;
-    check_err_mode(what, err, mode, want_err, want_mode);
+  task automatic check_old(input string what);
+    check_torus(old_hs, old_vs, what);
+  endtask
+
+  task automatic check_new(input string what);
     check_torus(new_hs, new_vs, what);
     old_hs = new_hs;
     old_vs = new_vs;
   endtask
 
+  task automatic clear_words;
+    l_in = '0;
+    r_in = '0;
+    u_in = '0;
+    d_in = '0;
+  endtask
+
+  // A random raw bitmap, each switch ON with probability 3/4.
+  function automatic logic [Bits-1:0] random_raw();
+    logic [31:0] w;
+    for (int b = 0; b < Bits; b++) begin
+      w             = rand32();
+      random_raw[b] = (w & 32'h3) != 0;
+    end
+  endfunction
+
+  ///////////
+  // Tests //
+  ///////////
+
   initial begin
     logic [Sw-1:0] raw;
-    logic [31:0]   w;
     tb_begin("tb_rta_system2d");
-
-    cmd_valid  = 1'b0;
-    cmd_op     = '0;
-    cmd_arg    = '0;
-    cmd_bitmap = '0;
-    l_in       = '0;
-    r_in       = '0;
-    u_in       = '0;
-    d_in       = '0;
-    rst_n      = 1'b1;
-    #1;
-    rst_n = 1'b0;
-    #2;
-    expect_level(L);
-    check_torus(new_hs, new_vs, "reset");
-    old_hs = new_hs;
-    old_vs = new_vs;
-    rst_n = 1'b1;
-
-    for (int l = 1; l <= L; l++) begin
-      expect_level(l);
-      command(OpSetLevel, l, '0, ErrOk, 0, $sformatf("SET_LEVEL %0d", l));
-    end
-    for (int l = L - 1; l >= 1; l--) begin
-      expect_level(l);
-      command(OpSetLevel, l, '0, ErrOk, 0, $sformatf("SET_LEVEL %0d", l));
-    end
+    reset_system();
+    srta_levels();
 
     // ARTA from the full torus.
     expect_level(L);
@@ -203,23 +177,7 @@ module tb_rta_system2d;
     expect_same();
     command(OpWriteRaw, 0, raw, ErrIllegal, 1, "WRITE_RAW non-uniform class in ARTA");
 
-    // RTA: any bitmap.
-    expect_same();
-    command(OpSetMode, 2, '0, ErrOk, 2, "SET_MODE RTA");
-    for (int k = 0; k < RawRounds; k++) begin
-      for (int b = 0; b < Sw; b++) begin
-        w      = rand32();
-        raw[b] = (w & 32'h3) != 0;
-      end
-      expect_bitmap(raw);
-      command(OpWriteRaw, 0, raw, ErrOk, 2, $sformatf("WRITE_RAW %h", raw));
-      checks++;
-      if (bitmap !== raw) begin
-        $error("tb_rta_system2d: WRITE_RAW %h in RTA: bitmap %h (seed %0d)", raw, bitmap, seed);
-        tb_fail;
-      end
-    end
-
+    raw_rounds();
     tb_end("checks");
   end
 
