@@ -192,6 +192,17 @@ static double dot16_avx512(const uint16_t *idx, const float *val, uint64_t e0, u
   return r;
 }
 
+/* The wrapping sum of the eight 64-bit lanes. Not _mm512_reduce_add_epi64: GCC writes it as
+ * additions of signed long long, whose overflow is undefined (UBSan stops there), while these
+ * lane sums are meant to wrap (only their low 32 bits count). */
+static uint64_t lanes_sum_u64(__m512i v) {
+  uint64_t lane[8];
+  _mm512_storeu_si512((void *)lane, v);
+  uint64_t s = 0;
+  for (int i = 0; i < 8; i++) s += lane[i];
+  return s;
+}
+
 static int32_t s1fx_avx512(const uint32_t *idx, const float *val, uint64_t e0, uint64_t e1,
                            const double *x, double scale) {
   const __m512d sc = _mm512_set1_pd(scale);
@@ -205,7 +216,7 @@ static int32_t s1fx_avx512(const uint32_t *idx, const float *val, uint64_t e0, u
     if (fx_ok8(r)) acc = _mm512_add_epi64(acc, fx_bits8(r));
     else s += (uint32_t)pinet_simd_s1fx_c(idx, val, e, e + 8, x, scale);
   }
-  s += (uint32_t)(uint64_t)_mm512_reduce_add_epi64(acc);
+  s += (uint32_t)lanes_sum_u64(acc);
   s += (uint32_t)pinet_simd_s1fx_c(idx, val, e, e1, x, scale);
   return (int32_t)s;
 }
@@ -224,7 +235,7 @@ static int32_t s3fx_avx512(const uint32_t *idx, const float *val, uint64_t e0, u
     if (fx_ok8(r)) acc = _mm512_add_epi64(acc, fx_bits8(r));
     else s += (uint32_t)pinet_simd_s3fx_c(idx, val, e, e + 8, lb, ratio, scale);
   }
-  s += (uint32_t)(uint64_t)_mm512_reduce_add_epi64(acc);
+  s += (uint32_t)lanes_sum_u64(acc);
   s += (uint32_t)pinet_simd_s3fx_c(idx, val, e, e1, lb, ratio, scale);
   return (int32_t)s;
 }
