@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The formal proofs of the RTL's invariants (docs/formal.md): yosys reads a block's RTL with its
 # property file (formal/<block>.sv, one group per `ifdef CHECK_<GROUP>`), yosys-smtbmc proves
-# each group with z3, and one line per group says what holds:
+# each group with z3 (or with ABC's property-directed reachability, the perfect-shuffle blocks),
+# and one line per group says what holds:
 #   PROVEN <block> <group> (induction k=K)   unbounded: BMC to depth K from reset, then K-induction
+#   PROVEN <block> <group> (pdr ...)         unbounded: an inductive invariant found by ABC's pdr
 #   PASSED <block> <group> (BMC depth D)     bounded
 #   FAIL <block> <group> (...) trace <file>  a counterexample, as VCD with a GTKWave save file
 # Exit status: 0 all hold, 1 a FAIL, 2 usage, 3 a tool missing.
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-for tool in yosys yosys-smtbmc z3 python3; do
+for tool in yosys yosys-smtbmc yosys-abc z3 python3; do
   command -v "$tool" >/dev/null ||
     { echo "formal: '$tool' not found (bash scripts/deps.sh installs it)" >&2; exit 3; }
 done
@@ -44,15 +46,23 @@ work=$(cd "$work" && pwd)
 
 # The proofs, one row per instance:
 #   block | groups (each a CHECK_<GROUP> of the property file) | top | parameters (chparam)
-#   | files (r: from --rtl, f: from formal/) | mode (induction or bmc) | depth k | default or deep
+#   | files (r: from --rtl, f: from formal/) | mode (induction, bmc or pdr) | depth k (pdr: its time
+#   limit in seconds) | default or deep
 # Each group gets its own line, labelled <group>(<parameters>).
 # The fabric has no state: one step covers every input, and induction at k = 1 is complete.
 # The controller's groups are 1-inductive (docs/formal.md says why).
+# The perfect-shuffle router and network have deep sequential state (a run of up to 2n(1 + M/n)
+# cycles, the memories): z3 needs about 35 s for BMC depth 10 of the smallest router group, and
+# k-induction does not close without invariants on the RTL's internal plan registers. ABC's pdr
+# (yosys-abc) finds an inductive invariant for every group within seconds to a minute: they are
+# proven for every reachable state, any number of commands and runs, not to a depth.
 fabric="r:rta_pkg.sv r:rta_switch.sv r:rta_ring.sv r:rta_torus2d.sv f:rta_ring_spec.sv"
 ring="$fabric f:rta_ring.sv"
 torus="$fabric f:rta_torus2d_spec.sv f:rta_torus2d.sv"
 ctrl="r:rta_pkg.sv r:rta_bitmap_ctrl.sv f:rta_bitmap_ctrl_spec.sv f:rta_bitmap_ctrl.sv"
 ctrl_groups="legal reset reject accept"
+ps_router="r:ps_pkg.sv r:ps_router.sv f:ps_network_spec.sv f:ps_router.sv"
+ps_network="r:ps_pkg.sv r:ps_router.sv r:ps_network.sv f:ps_network_spec.sv f:ps_network.sv"
 proofs=(
   "rta_switch|spec|rta_switch_formal|Width=32|r:rta_switch.sv f:rta_switch.sv|induction|1|default"
   "rta_ring|route contention|rta_ring_formal|N=4|$ring|induction|1|default"
@@ -67,6 +77,9 @@ proofs=(
   "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=2 Side=8|$ctrl|induction|1|default"
   "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=1 Side=32|$ctrl|induction|1|deep"
   "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=1 Side=64|$ctrl|induction|1|deep"
+  "ps_router|err done links words|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|240|default"
+  "ps_network|err done links|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|default"
+  "ps_network|words|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|deep"
 )
 # When the induction step fails, BMC looks this deep for a reachable violation before the
 # step's own counterexample (which may start in an unreachable state) is reported.
@@ -111,6 +124,70 @@ smtbmc() {
   yosys-smtbmc -s z3 --unroll "$@" >"$log" 2>&1
 }
 
+# fail_line BLOCK LABEL VERDICT VCD TOP: the FAIL line, with the trace's GTKWave save file.
+fail_line() {
+  local block=$1 label=$2 verdict=$3 vcd=$4 top=$5
+  if [ -s "$vcd" ]; then
+    gtkw_for "$vcd" "$top"
+    echo "FAIL $block $label ($verdict) trace $vcd (gtkwave $vcd ${vcd%.vcd}.gtkw)"
+  else
+    echo "FAIL $block $label ($verdict; no trace written, see ${vcd%.vcd}.*log) trace none"
+  fi
+}
+
+# prove_pdr BLOCK LABEL DEFINE TOP CHPARAM STEM LIMIT SRCS...: one group with ABC's pdr on the
+# bit-level model (memories mapped to flops, flattened, AIGER), as SymbiYosys's abc pdr engine
+# does. The assumptions become AIGER constraints, folded into the property (fold). dc2 and scorr
+# (merging registers the RTL and the specification both hold, e.g. busy) shrink the model first.
+# A counterexample is found again by bmc3 on the unshrunk model (scorr removes registers, which
+# would misnumber the witness), and yosys-smtbmc replays that witness on the word-level model
+# to write the VCD.
+prove_pdr() {
+  local block=$1 label=$2 define=$3 top=$4 chparam=$5 stem=$6 limit=$7
+  shift 7
+  local srcs=("$@") out frame vcd=$stem.vcd
+  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -D$define ${srcs[*]};
+        chparam$chparam $top; prep -top $top; async2sync; dffunmap;
+        write_smt2 -wires $stem.smt2.part;
+        flatten; memory_map; opt -fast; techmap; opt -fast; setundef -anyseq; dffunmap; techmap;
+        abc -g AND -fast; opt_clean;
+        write_aiger -zinit -no-startoffset -map $stem.aim $stem.aig" >/dev/null 2>&1 ||
+     ! mv "$stem.smt2.part" "$stem.smt2"; then
+    rm -f "$stem.smt2.part"
+    echo "FAIL $block $label (yosys could not build the model: $stem.yosys.log) trace none"
+    return 1
+  fi
+  yosys-abc -c "read_aiger $stem.aig; fold; strash; print_stats; dc2; scorr; dc2;
+                pdr -T $limit" >"$stem.pdr.log" 2>&1
+  # A model without registers after folding: the assumptions contradict each other (or the
+  # property is a constant), which would make any "proof" vacuous.
+  if grep -q ' lat = *0 ' "$stem.pdr.log"; then
+    echo "FAIL $block $label (no state left once the assumptions are folded in: vacuous; see $stem.pdr.log) trace none"
+    return 1
+  fi
+  if grep -q '^Property proved' "$stem.pdr.log"; then
+    out=$(sed -n 's/^Invariant F\[[0-9]*\] : \([0-9]*\) clauses.*/\1/p' "$stem.pdr.log" | tail -1)
+    if [ "${out:-}" = 0 ]; then
+      echo "PROVEN $block $label (pdr: inductive as stated)"
+    else
+      echo "PROVEN $block $label (pdr: inductive invariant of ${out:-?} clauses)"
+    fi
+    return 0
+  fi
+  frame=$(sed -n 's/.*was asserted in frame \([0-9]*\).*/\1/p' "$stem.pdr.log" | head -1)
+  if [ -z "$frame" ]; then
+    echo "FAIL $block $label (pdr undecided within ${limit} s: $stem.pdr.log) trace none"
+    return 1
+  fi
+  yosys-abc -c "read_aiger $stem.aig; fold; strash; bmc3 -F $((frame + 2)); write_cex -a $stem.aiw" \
+    >"$stem.bmc.log" 2>&1
+  if [ -s "$stem.aiw" ]; then
+    smtbmc "$stem.replay.log" --aig "$stem.aim:$stem.aiw" --aig-noheader --dump-vcd "$vcd" "$stem.smt2"
+  fi
+  fail_line "$block" "$label" "pdr: reachable from reset, frame $frame" "$vcd" "$top"
+  return 1
+}
+
 # prove BLOCK GROUP TOP PARAMS FILES MODE DEPTH: one group; prints its line, returns 1 on FAIL.
 prove() {
   local block=$1 group=$2 top=$3 params=$4 files=$5 mode=$6 depth=$7
@@ -127,8 +204,15 @@ prove() {
   done
   for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
   rm -f "$stem".*
+  if [ "$mode" = pdr ]; then
+    prove_pdr "$block" "$label" "$define" "$top" "$chparam" "$stem" "$depth" "${srcs[@]}"
+    return
+  fi
   # The model is written under a temporary name: no half-written .smt2 is left behind.
-  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -D$define ${srcs[*]};
+  # -DSYNTHESIS: -formal replaces yosys's implicit SYNTHESIS define with FORMAL, which would let
+  # in the RTL's simulation-only checks (`ifndef SYNTHESIS: assertions with $error action
+  # blocks, which yosys 0.23 cannot parse); the proofs' own properties are in formal/.
+  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -D$define ${srcs[*]};
         chparam$chparam $top; prep -top $top; async2sync; dffunmap;
         write_smt2 -wires $stem.smt2.part" >/dev/null 2>&1 ||
      ! mv "$stem.smt2.part" "$stem.smt2"; then
@@ -161,12 +245,7 @@ prove() {
     fi
     return 0
   fi
-  if [ -s "$vcd" ]; then
-    gtkw_for "$vcd" "$top"
-    echo "FAIL $block $label ($verdict) trace $vcd (gtkwave $vcd ${vcd%.vcd}.gtkw)"
-  else
-    echo "FAIL $block $label ($verdict; no trace written, see $stem.*.log) trace none"
-  fi
+  fail_line "$block" "$label" "$verdict" "$vcd" "$top"
   return 1
 }
 

@@ -11,7 +11,8 @@ trap 'rm -rf "$work"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# fault NAME FILE SED-EXPRESSION ONLY-REGEX BLOCK
+# fault NAME FILE SED-EXPRESSION ONLY-REGEX BLOCK: BLOCK is what the FAIL line must name after
+# FAIL: the block, or the block and its group ("ps_router done") when the bug is one group's.
 fault() {
   local name=$1 file=$2 expr=$3 only=$4 block=$5
   local copy=$work/$name
@@ -26,7 +27,7 @@ fault() {
   out=$(bash "$src/scripts/formal.sh" --rtl "$copy" --work "$work/$name.work" --only "$only") ||
     rc=$?
   local line
-  line=$(grep -m1 "^FAIL $block " <<<"$out")
+  line=$(grep -m1 "^FAIL $block[ (]" <<<"$out")
   local trace
   trace=$(sed -n 's/.* trace \([^ ]*\.vcd\).*/\1/p' <<<"$line")
   if [ $rc -ne 1 ]; then
@@ -58,6 +59,13 @@ fault ctrl_arta_on rta_bitmap_ctrl.sv 's/(bitmap_q\[B\] | node_set\[Node-1\])/(b
 # rta_bitmap_ctrl: ARTA edits taken in SRTA mode (no WRONG_MODE)
 fault ctrl_wrong_mode rta_bitmap_ctrl.sv 's/if (mode_q == rta_pkg::ModeSrta) begin/if (1'"'"'b0) begin/' \
   "rta_bitmap_ctrl reject\\(Dim=1,Side=16\\)" rta_bitmap_ctrl
+# ps_router: done_o one cycle early (in the last word's cycle of the last step, not after it)
+fault ps_done_early ps_router.sv 's/  assign done_o = done_q;/  assign done_o = done_q || (run_q \&\& !setup_q \&\& last_word \&\& step_q == last_q);/' \
+  "ps_router done" "ps_router done"
+# ps_network: the read ports (and so the out links' valid) active in a step's setup cycle too,
+# one cycle before the step's first word
+fault ps_valid_early ps_router.sv 's/  assign rda_act = xfer \&\& (word_q < rda_len_q);/  assign rda_act = run_q \&\& (word_q < rda_len_q);/' \
+  "ps_network links\\(N=2" "ps_network links"
 
 if [ $fails -ne 0 ]; then
   echo "check_formal_faults: $fails failure(s)"

@@ -1,0 +1,279 @@
+// Copyright pinet contributors.
+//
+// ps_network_formal: formal properties of rtl/ps_network.sv (N routers as the de Bruijn graph,
+// docs/formal.md), read by scripts/formal.sh with yosys -formal. One property group per
+// `ifdef CHECK_<GROUP>`. The expected behaviour comes from formal/ps_network_spec.sv (written
+// from docs/shuffle.md per channel, not from the RTL), which follows the command bus and counts
+// the cycles of the run itself. (No test compares the specification with the C model directly;
+// the cosim compares the RTL with the C model's pinet_shuffle_cycle_* every cycle, and these
+// proofs compare the RTL with the specification in every reachable state.)
+//
+// Environment (3 assumptions): reset (rst_ni low) in the first cycle; the host answers: the host
+// link down (host_valid_i) is valid in a cycle exactly when the network requested a word in the
+// cycle before (host_req_o, rst_ni high), as docs/shuffle.md section 10 says the host does; for
+// `words` the tracked address f_addr is a memory address (< MemWords). Everything else is free
+// in every cycle: rst_ni after the first cycle (a reset at any time, also in the middle of a
+// run), every command input (all 32 bits of M and base, any op, also while busy), the host's
+// words, the local ports (writes and the read address), and the memories' initial contents.
+//
+// Groups (each proven by ABC's pdr for every reachable state, docs/formal.md):
+//   links  in every cycle every channel except the host's input carries a word (valid) exactly
+//          when the specification puts word i of a transfer of the current step on it, and 0
+//          data when not valid; host_req_o / host_req_addr_o ask for the host word of the next
+//          cycle and host_addr_o names the word going up. Also the specification's own
+//          consistency: no transfer is longer than its step, and one is as long (L_s).
+//   words  no word lost or duplicated, and each the right one: for an arbitrary memory address
+//          f_addr, a shadow of every PE's word there (taken from the local port while idle, then
+//          updated from the channels by the specification's transfers: COPY, then ADD) equals
+//          the word every channel carries from that address, and the local port reads back the
+//          shadow whenever the network is idle.
+//   done   busy_o exactly in cycles 0 .. T-1 of an accepted command and done_o from cycle T
+//          until the next command, T by docs/shuffle.md section 4's formula for the op (never
+//          before; commands while busy neither stop nor restart the run). Also: the formula
+//          equals the sum of the specification's steps, B_{S+1}.
+//   err    err_o is the specification's: OK after reset and after an accepted command, the first
+//          failing check's code after a refused one, BUSY after a command while busy, and
+//          otherwise unchanged: sticky. It is never LINK: every word a router sends is one its
+//          receiver expects and no receiver expects a word that is not sent.
+
+module ps_network_formal #(
+  parameter int  N        = 4,
+  parameter int  Width    = 8,
+  parameter int  MemWords = 8,
+  localparam int AddrW    = (MemWords > 1) ? $clog2(MemWords) : 1,
+  localparam int Channels = 4 * N + 2,
+  localparam int VW       = $clog2(MemWords + 1) + 1,
+  localparam int TW       = $clog2(2 * MemWords + 2 * $clog2(N) + 2) + 1,
+  localparam int CmdW     = ps_pkg::PsCmdWidth
+) (
+  input logic                         clk_i,
+  input logic                         rst_ni,
+  input logic                         cmd_start_i,
+  input logic [ps_pkg::PsOpWidth-1:0] cmd_op_i,
+  input logic [CmdW-1:0]              cmd_words_i,
+  input logic [CmdW-1:0]              cmd_base_i,
+  input logic                         host_valid_i,
+  input logic [Width-1:0]             host_data_i,
+  input logic [N-1:0]                 lcl_we_i,
+  input logic [AddrW-1:0]             lcl_addr_i,
+  input logic [N*Width-1:0]           lcl_wdata_i
+);
+
+  logic                          busy, done;
+  logic [ps_pkg::PsErrWidth-1:0] err;
+  logic                          host_req, host_valid_up;
+  logic [AddrW-1:0]              host_req_addr, host_addr;
+  logic [Width-1:0]              host_data_up;
+  logic [N*Width-1:0]            lcl_rdata;
+  logic [Channels-1:0]           ch_valid;
+  logic [Channels*Width-1:0]     ch_data;
+
+  ps_network #(
+    .N       (N),
+    .Width   (Width),
+    .MemWords(MemWords)
+  ) u_dut (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .cmd_start_i    (cmd_start_i),
+    .cmd_op_i       (cmd_op_i),
+    .cmd_words_i    (cmd_words_i),
+    .cmd_base_i     (cmd_base_i),
+    .busy_o         (busy),
+    .done_o         (done),
+    .err_o          (err),
+    .host_req_o     (host_req),
+    .host_req_addr_o(host_req_addr),
+    .host_valid_i   (host_valid_i),
+    .host_data_i    (host_data_i),
+    .host_valid_o   (host_valid_up),
+    .host_data_o    (host_data_up),
+    .host_addr_o    (host_addr),
+    .lcl_we_i       (lcl_we_i),
+    .lcl_addr_i     (lcl_addr_i),
+    .lcl_wdata_i    (lcl_wdata_i),
+    .lcl_rdata_o    (lcl_rdata),
+    .ch_valid_o     (ch_valid),
+    .ch_data_o      (ch_data)
+  );
+
+  logic                          s_busy, s_done, s_setup, s_req;
+  logic [ps_pkg::PsErrWidth-1:0] s_err;
+  logic [AddrW-1:0]              s_base;
+  logic [Channels-1:0]           s_valid, s_add;
+  logic [Channels*VW-1:0]        s_src, s_dst, s_len;
+  logic [VW-1:0]                 s_step_len, s_req_addr;
+  logic [TW-1:0]                 s_total, s_t;
+  logic                   s_end;
+
+  ps_network_spec #(
+    .N       (N),
+    .MemWords(MemWords)
+  ) u_spec (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .cmd_start_i    (cmd_start_i),
+    .cmd_op_i       (cmd_op_i),
+    .cmd_words_i    (cmd_words_i),
+    .cmd_base_i     (cmd_base_i),
+    .link_bad_i     (1'b0),
+    .busy_o         (s_busy),
+    .done_o         (s_done),
+    .err_o          (s_err),
+    .cmd_code_o     (),
+    .base_o         (s_base),
+    .t_o            (s_t),
+    .step_o         (),
+    .setup_o        (s_setup),
+    .valid_o        (s_valid),
+    .src_o          (s_src),
+    .dst_o          (s_dst),
+    .add_o          (s_add),
+    .len_o          (s_len),
+    .step_len_o     (s_step_len),
+    .host_req_o     (s_req),
+    .host_req_addr_o(s_req_addr),
+    .t_total_o      (s_total),
+    .end_o          (s_end),
+    .ring_o         ()
+  );
+
+  /////////////////
+  // Environment //
+  /////////////////
+
+  logic f_first = 1'b1;     // the first cycle (an initialised register: BMC's initial state)
+  logic f_host_due = 1'b0;  // the network requested a host word in the previous cycle
+  always @(posedge clk_i) begin
+    f_first    <= 1'b0;
+    f_host_due <= rst_ni && host_req;
+  end
+
+  always @(*) begin
+    if (f_first) assume (!rst_ni);
+    assume (host_valid_i == f_host_due);
+  end
+
+  ////////////////
+  // Properties //
+  ////////////////
+
+`ifdef CHECK_LINKS
+  // Every channel but the host's input (channel 4N, driven by the environment).
+  for (genvar c = 0; c < Channels; c++) begin : g_link
+    if (c != 4 * N) begin : g_out
+      always @(*) begin
+        assert (ch_valid[c] == s_valid[c]);
+        if (!ch_valid[c]) assert (ch_data[c*Width +: Width] == '0);
+      end
+    end
+    // The specification's steps: no transfer longer than its step.
+    always @(*) begin
+      if (s_busy) assert (s_len[c*VW +: VW] <= s_step_len);
+    end
+  end
+
+  logic [Channels-1:0] f_fills;  // the channel's transfer is as long as its step
+  for (genvar c = 0; c < Channels; c++) begin : g_fill
+    assign f_fills[c] = (s_len[c*VW +: VW] == s_step_len);
+  end
+
+  always @(*) begin
+    assert (host_req == s_req);
+    assert (host_req_addr == (s_req ? AddrW'(s_req_addr) : '0));
+    assert (host_addr == (s_valid[4*N+1] ? AddrW'(s_dst[(4*N+1)*VW +: VW]) : '0));
+    if (s_busy) assert (f_fills != '0);
+  end
+`endif
+
+`ifdef CHECK_WORDS
+  (* anyconst *) logic [AddrW-1:0] f_addr;  // the tracked memory address
+  logic [N*Width-1:0] f_shadow;               // every PE's word at f_addr
+  logic               f_known = 1'b0;         // f_shadow has been read through the local port
+  logic [N*Width-1:0] f_next;
+
+  // (In AddrW + 1 bits: AddrW'(MemWords) is 0 when MemWords is a power of two.)
+  always @(*) begin
+    assume ({1'b0, f_addr} < (AddrW + 1)'(MemWords));
+  end
+
+  // The channel's source / destination memory address is f_addr.
+  logic [Channels-1:0] f_from, f_to;
+  for (genvar c = 0; c < Channels; c++) begin : g_hit
+    assign f_from[c] = s_valid[c] && (VW'(s_base) + s_src[c*VW +: VW] == VW'(f_addr));
+    assign f_to[c]   = s_valid[c] && (VW'(s_base) + s_dst[c*VW +: VW] == VW'(f_addr));
+  end
+
+  // The channels of PE j's words: forward c < 2N from floor(c/2) to c mod N, backward 2N + l
+  // from l mod N to floor(l/2), the host link down into PE 0 and up from PE 0.
+  function automatic int src_pe(int c);
+    src_pe = (c < 2 * N) ? c / 2 : (c < 4 * N) ? (c - 2 * N) % N : 0;
+  endfunction
+  function automatic int dst_pe(int c);
+    dst_pe = (c < 2 * N) ? c % N : (c < 4 * N) ? (c - 2 * N) / 2 : 0;
+  endfunction
+
+  // Words leaving f_addr carry the shadow (the host's own words, channel 4N, are its own).
+  for (genvar c = 0; c < Channels; c++) begin : g_from
+    if (c != 4 * N) begin : g_pe
+      always @(*) begin
+        if (s_busy && f_known && f_from[c]) begin
+          assert (ch_data[c*Width +: Width] == f_shadow[src_pe(c)*Width +: Width]);
+        end
+      end
+    end
+  end
+
+  // Words arriving at f_addr: COPY first, then ADD (integration's lo + hi); none into the host.
+  always @(*) begin
+    f_next = f_shadow;
+    for (int c = 0; c < Channels; c++) begin
+      if (c != 4 * N + 1 && f_to[c] && !s_add[c]) begin
+        f_next[dst_pe(c)*Width +: Width] = ch_data[c*Width +: Width];
+      end
+    end
+    for (int c = 0; c < Channels; c++) begin
+      if (c != 4 * N + 1 && f_to[c] && s_add[c]) begin
+        f_next[dst_pe(c)*Width +: Width] = f_next[dst_pe(c)*Width +: Width] +
+                                           ch_data[c*Width +: Width];
+      end
+    end
+  end
+
+  // While idle (in reset too) the local port reads every PE's word at lcl_addr_i and writes
+  // the PEs whose lcl_we_i is set; during a run it is ignored.
+  always @(posedge clk_i) begin
+    if (!s_busy) begin
+      if (lcl_addr_i == f_addr) begin
+        for (int j = 0; j < N; j++) begin
+          f_shadow[j*Width +: Width] <= lcl_we_i[j] ? lcl_wdata_i[j*Width +: Width] :
+                                                      lcl_rdata[j*Width +: Width];
+        end
+        f_known <= 1'b1;
+      end
+    end else begin
+      f_shadow <= f_next;
+    end
+  end
+
+  always @(*) begin
+    if (!s_busy && f_known && lcl_addr_i == f_addr) assert (lcl_rdata == f_shadow);
+  end
+`endif
+
+`ifdef CHECK_DONE
+  always @(*) begin
+    assert (busy == s_busy);
+    assert (done == s_done);
+    // The specification's steps end exactly in cycle T - 1 of the formula.
+    if (s_busy) assert (s_end == (s_t + 1'b1 == s_total));
+  end
+`endif
+
+`ifdef CHECK_ERR
+  always @(*) begin
+    assert (err == s_err);
+  end
+`endif
+
+endmodule
