@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The DPI scoreboard example from the INSTALLED package, against our RTL and against a broken copy.
+#   1. install the build tree into a scratch prefix; find_package(pinet_dpi) from tests/dpi/consumer;
+#   2. build examples/dpi_scoreboard with verilator --binary, flags from pkg-config pinet-dpi;
+#      Verilator's DPI prototypes (V*__Dpi.h) must agree with pinet/dpi.h (one C++ unit, both);
+#   3. run it on rtl/ps_router.sv: PASS;
+#   4. copy the RTL to a scratch directory, break the integration adder of ps_router.sv, build and
+#      run again: must exit non-zero with "FAIL ps_network cycle <c> <signal> DUT .. expected ..".
+# Args: SOURCE_DIR BUILD_DIR WORK_DIR.
+set -euo pipefail
+src=$1 build=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+say() { echo "dpi_scoreboard: $*"; }
+
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+pcdir=$(dirname "$(find "$work/prefix" -name pinet-dpi.pc | head -n 1)")
+export PKG_CONFIG_PATH="$pcdir"
+svpkg=$(pkg-config --variable=svpkg pinet-dpi)
+libs=$(pkg-config --libs --static pinet-dpi)
+cflags=$(pkg-config --cflags pinet-dpi)
+[ -f "$svpkg" ] || { echo "dpi_scoreboard: FAIL: $svpkg (svpkg of pinet-dpi.pc) missing" >&2; exit 1; }
+
+cmake -S "$src/tests/dpi/consumer" -B "$work/consumer" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
+  >"$work/consumer.log" 2>&1 || { cat "$work/consumer.log" >&2; exit 1; }
+grep -q "PINET_DPI_SV_PACKAGE=$work/prefix/.*/pinet_dpi_pkg.sv" "$work/consumer.log" \
+  || { echo "dpi_scoreboard: FAIL: find_package(pinet_dpi) gave no PINET_DPI_SV_PACKAGE" >&2; exit 1; }
+cmake --build "$work/consumer" >/dev/null
+"$work/consumer/dpi_consumer"
+
+tb=$src/examples/dpi_scoreboard/tb_dpi_scoreboard.sv
+build_tb() {  # build_tb RTL_DIR OBJ_DIR
+  local rtl=$1 obj=$2
+  # shellcheck disable=SC2086
+  verilator --binary --timing -j 2 --top-module tb_dpi_scoreboard -Mdir "$obj" \
+    "$svpkg" "$rtl/ps_pkg.sv" "$rtl/ps_router.sv" "$rtl/ps_network.sv" "$tb" \
+    -LDFLAGS "$libs" >"$obj.log" 2>&1 || { tail -n 40 "$obj.log" >&2; return 1; }
+}
+
+# 2-3. Our RTL.
+t0=$SECONDS
+build_tb "$src/rtl" "$work/good"
+say "built against rtl/ in $((SECONDS - t0)) s"
+vroot=$(verilator --getenv VERILATOR_ROOT)
+printf '#include "Vtb_dpi_scoreboard__Dpi.h"\n#include <pinet/dpi.h>\n' >"$work/protos.cpp"
+# shellcheck disable=SC2086
+g++ -std=c++17 -fsyntax-only -I"$work/good" -I"$vroot/include" -I"$vroot/include/vltstd" $cflags \
+  "$work/protos.cpp" || { echo "dpi_scoreboard: FAIL: pinet_dpi_pkg.sv and pinet/dpi.h disagree" >&2; exit 1; }
+say "Verilator's DPI prototypes agree with pinet/dpi.h"
+set +e
+"$work/good/Vtb_dpi_scoreboard" +seed=7 >"$work/good.out" 2>&1
+rc=$?
+set -e
+cat "$work/good.out"
+if [ $rc -ne 0 ] || ! grep -q '^PASS ps_network matched [0-9]* cycles seed 7' "$work/good.out"; then
+  echo "dpi_scoreboard: FAIL: the example does not pass on rtl/ (exit $rc)" >&2
+  exit 1
+fi
+
+# 4. A deliberate bug in a copy: the integration adder subtracts.
+mkdir -p "$work/rtl_bug"
+cp "$src/rtl/ps_pkg.sv" "$src/rtl/ps_router.sv" "$src/rtl/ps_network.sv" "$work/rtl_bug/"
+sed -i 's/wra_data = in0_data + in1_data;/wra_data = in0_data - in1_data;/' "$work/rtl_bug/ps_router.sv"
+if cmp -s "$src/rtl/ps_router.sv" "$work/rtl_bug/ps_router.sv"; then
+  echo "dpi_scoreboard: FAIL: the bug was not planted (ps_router.sv changed?)" >&2
+  exit 1
+fi
+t0=$SECONDS
+build_tb "$work/rtl_bug" "$work/bug"
+say "built against the broken copy in $((SECONDS - t0)) s"
+set +e
+"$work/bug/Vtb_dpi_scoreboard" +seed=7 >"$work/bug.out" 2>&1
+rc=$?
+set -e
+grep '^FAIL' "$work/bug.out" || true
+line=$(grep -m 1 -E '^FAIL ps_network cycle [0-9]+ [^ ]+ DUT 0x[0-9a-f]+ expected 0x[0-9a-f]+ seed 7$' \
+  "$work/bug.out" || true)
+if [ $rc -eq 0 ] || [ -z "$line" ]; then
+  echo "dpi_scoreboard: FAIL: the broken RTL was not caught (exit $rc)" >&2
+  cat "$work/bug.out" >&2
+  exit 1
+fi
+say "the broken copy fails as it must (exit $rc): $line"
+say "ok"
