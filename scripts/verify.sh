@@ -7,7 +7,9 @@
 #                          [--only REGEX] [--rtl DIR] [--waves DIR] [--build DIR] [--no-deps]
 #                          [--no-build]
 #
-# --long       also the long runs (e.g. the 128 x 128 reconstructions through the RTL)
+# --long       also the long runs: the 128 x 128 reconstructions through the RTL, and the soak
+#              runs (>= 1e8 compared cycles per block family, without waves; overnight), with a
+#              progress line a minute
 # --coverage   build the cosims with Verilator line+toggle coverage (separate build dir), print
 #              coverage per block and write annotated sources to waves/coverage/<run>/
 # --seed S     run every cosim with seed S instead of its default
@@ -88,7 +90,7 @@ cov_flag=OFF; [ $coverage -eq 1 ] && cov_flag=ON
 needed_targets() {
   while IFS='|' read -r name exe _ kind; do
     [[ -z "$name" || "$name" == \#* ]] && continue
-    [ "$kind" = long ] && [ $long -eq 0 ] && continue
+    [ "$kind" != default ] && [ $long -eq 0 ] && continue
     if [ -n "$only" ] && ! [[ "$name" =~ $only ]]; then continue; fi
     basename "$exe"
   done < "$build/cosim_runs.list" | sort -u
@@ -134,14 +136,16 @@ if [ -n "$nseeds" ]; then
   seeds=()
   for ((k = 0; k < nseeds; k++)); do seeds+=($(( ${seed:-1} + k ))); done
 fi
-job_name=() job_exe=() job_args=() job_seed=() job_wave=()
+# A soak run writes no wave ("-"); long and soak runs print their progress.
+job_name=() job_exe=() job_args=() job_seed=() job_wave=() job_kind=()
 while IFS='|' read -r name exe args kind; do
   [[ -z "$name" || "$name" == \#* ]] && continue
-  [ "$kind" = long ] && [ $long -eq 0 ] && continue
+  [ "$kind" != default ] && [ $long -eq 0 ] && continue
   if [ -n "$only" ] && ! [[ "$name" =~ $only ]]; then continue; fi
   for s in "${seeds[@]}"; do
-    job_name+=("$name") job_exe+=("$exe") job_args+=("$args") job_seed+=("$s")
-    if [ -n "$nseeds" ]; then job_wave+=("$waves/${name}_s$s.fst"); else job_wave+=("$waves/$name.fst"); fi
+    job_name+=("$name") job_exe+=("$exe") job_args+=("$args") job_seed+=("$s") job_kind+=("$kind")
+    if [ "$kind" = soak ]; then job_wave+=("-")
+    elif [ -n "$nseeds" ]; then job_wave+=("$waves/${name}_s$s.fst"); else job_wave+=("$waves/$name.fst"); fi
   done
 done < "$build/cosim_runs.list"
 njobs=${#job_name[@]}
@@ -156,15 +160,18 @@ job_argv() {
   # shellcheck disable=SC2206
   cmd=("${job_exe[$i]}" ${job_args[$i]})
   [ -n "${job_seed[$i]}" ] && cmd+=(--seed "${job_seed[$i]}")
-  cmd+=(--quiet --wave "${job_wave[$i]}")
+  cmd+=(--quiet)
+  [ "${job_wave[$i]}" != - ] && cmd+=(--wave "${job_wave[$i]}")
+  [ "${job_kind[$i]}" != default ] && cmd+=(--progress)
 }
 
 # run_job I: runs job I; its output, exit status and seconds go to $tmp/I.{out,rc,secs}.
 run_job() {
   local i=$1 start=$EPOCHREALTIME rc=0 cmd
   job_argv "$i"
-  local cov=${job_wave[$i]%.fst}
-  cov="$waves/coverage/${cov##*/}.dat"
+  local cov=${job_name[$i]}
+  [ -n "$nseeds" ] && cov+="_s${job_seed[$i]}"
+  cov="$waves/coverage/$cov.dat"
   if [ $coverage -eq 1 ]; then
     PINET_COVERAGE_FILE=$cov "${cmd[@]}" >"$tmp/$i.out" 2>&1 || rc=$?
   else
@@ -187,6 +194,26 @@ report_job() {
 if [ "$jobs" -gt 1 ] && [ $njobs -gt 1 ]; then
   echo "verify: $njobs runs, $jobs at a time"
 fi
+# With --long, a line a minute (PINET_VERIFY_TICK seconds: the tests' shorter minute): runs
+# done, and the last progress line of each run going on.
+ticker=""
+if [ $long -eq 1 ]; then
+  (
+    t0=$SECONDS
+    while sleep "${PINET_VERIFY_TICK:-60}"; do
+      done_runs=$(find "$tmp" -name '*.secs' | wc -l)
+      line="verify: $(( (SECONDS - t0) / 60 )) min: $done_runs of $njobs runs done"
+      for ((k = 0; k < njobs; k++)); do
+        [ -f "$tmp/$k.out" ] && [ ! -f "$tmp/$k.secs" ] || continue
+        p=$(grep -a -o '[0-9]*% ([0-9]* of [0-9]* cycles[^)]*)' "$tmp/$k.out" | tail -n 1)
+        line+="; ${job_name[$k]} ${p:-started}"
+      done
+      echo "$line"
+    done
+  ) &
+  ticker=$!
+fi
+
 declare -A running=()
 for ((i = 0; i < njobs; i++)); do
   while [ ${#running[@]} -ge "$jobs" ]; do
@@ -198,8 +225,9 @@ for ((i = 0; i < njobs; i++)); do
   run_job "$i" &
   running[$i]=$!
 done
-wait
+for j in "${running[@]}"; do wait "$j"; done
 for j in "${!running[@]}"; do report_job "$j"; done
+[ -n "$ticker" ] && { kill "$ticker" 2>/dev/null; wait "$ticker" 2>/dev/null; }
 
 summary=$waves/summary.txt
 rows=() failed_jobs=()
@@ -275,7 +303,8 @@ for i in range(n):
         ET.SubElement(case, "error", message=f"{names[i]}: no PASS/FAIL line",
                       type="error").text = out[-4000:]
     ET.SubElement(case, "system-out").text = (
-        (last[-1] + "\n" if last else "") + f"[[ATTACHMENT|{os.path.abspath(waves[i])}]]\n")
+        (last[-1] + "\n" if last else "")
+        + (f"[[ATTACHMENT|{os.path.abspath(waves[i])}]]\n" if waves[i] != "-" else ""))
 suite.set("tests", str(n))
 suite.set("failures", str(fails))
 suite.set("errors", str(errors))

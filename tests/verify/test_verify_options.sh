@@ -7,6 +7,8 @@
 #   - the failing seed is re-run alone and its printed command line reproduces the FAIL line;
 #   - -j 2 runs two at a time, never three, and -j 1 one at a time (from the stand-ins' logs);
 #   - the XML has the JUnit schema's structure (check_junit.py), for the real cosim too;
+#   - --long adds the long runs (waves, progress) and the soak runs (no wave, progress), and
+#     prints a line a minute (PINET_VERIFY_TICK seconds here) with each run's last progress;
 #   - bad option values exit 2 with one line.
 # Usage: bash test_verify_options.sh SOURCE_DIR BUILD_DIR
 set -uo pipefail
@@ -26,6 +28,7 @@ alpha|$fake|--name alpha|default
 beta|$fake|--name beta --fail-seed 3|default
 gamma|$fake|--name gamma --error-seed 2|default
 delta|$fake|--name delta|long
+epsilon|$fake|--name epsilon --sleep 3|soak
 LIST
 
 # max_overlap LOG: the largest number of stand-in runs alive at once.
@@ -76,6 +79,20 @@ overlap=$(max_overlap "$work/log1")
 [ "$overlap" -eq 1 ] || fail "-j 1: $overlap runs at once"
 grep -qE '^alpha .* 5  PASS ' "$work/w1/summary.txt" && grep -qE '^alpha .* 6  PASS ' "$work/w1/summary.txt" ||
   fail "--seed 5 --seeds 2: seeds 5 and 6 expected"
+
+# --long: the long run with its wave and progress, the soak run without a wave, and the ticker
+export FAKE_COSIM_LOG=$work/logl
+PINET_VERIFY_TICK=1 verify --build "$work/fake" --long --only '^(delta|epsilon)$' -j 2 \
+  --waves "$work/wl" >"$work/outl.txt" 2>&1 || fail "--long: $(tail -3 "$work/outl.txt")"
+grep -q '^options delta wave=.*/wl/delta.fst progress=1$' "$work/logl" ||
+  fail "--long: the long run's options: $(grep 'options delta' "$work/logl")"
+grep -q '^options epsilon wave=none progress=1$' "$work/logl" ||
+  fail "--long: the soak run's options: $(grep 'options epsilon' "$work/logl")"
+grep -qE '^verify: 0 min: [01] of 2 runs done.*; epsilon 50% \(5 of 10 cycles, 2 cycles/s, 3 s left\)' \
+  "$work/outl.txt" || fail "--long: no progress line of the soak run: $(grep '^verify: ' "$work/outl.txt")"
+grep -qE '^epsilon +epsilon .* PASS +- ' "$work/wl/summary.txt" || fail "--long: no soak row"
+grep -q "total: 2 runs" "$work/wl/summary.txt" || fail "--long: $(grep total: "$work/wl/summary.txt")"
+grep -qE '^(alpha|beta|gamma) ' "$work/wl/summary.txt" && fail "--long --only: other runs ran"
 
 # one real cosim, two seeds, its XML
 if [ -f "$build/cosim_runs.list" ]; then
