@@ -61,6 +61,9 @@ def on_terminal(progress, *args):
                          env=env)
     os.close(slave)
     out = b""
+    # Read until EOF (or EIO); once the process has exited, also stop at the first quiet wait:
+    # what it wrote between the last wait and its exit is read before that.
+    exited = False
     while True:
         r, _, _ = select.select([master], [], [], 0.2)
         if r:
@@ -71,18 +74,10 @@ def on_terminal(progress, *args):
             if not chunk:
                 break
             out += chunk
-        elif p.poll() is not None:
-            # Exited, and nothing was ready in the last 0.2 s; what it wrote between that wait
-            # and its exit is still in the terminal: read to the end (EOF or EIO) first.
-            while select.select([master], [], [], 0.1)[0]:
-                try:
-                    chunk = os.read(master, 4096)
-                except OSError:
-                    chunk = b""
-                if not chunk:
-                    break
-                out += chunk
+        elif exited:
             break
+        else:
+            exited = p.poll() is not None
     p.wait()
     os.close(master)
     return p.returncode, time.monotonic() - t0, out.decode()
