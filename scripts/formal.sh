@@ -54,8 +54,12 @@ work=$(cd "$work" && pwd)
 # The perfect-shuffle router and network have deep sequential state (a run of up to 2n(1 + M/n)
 # cycles, the memories): z3 needs about 35 s for BMC depth 10 of the smallest router group, and
 # k-induction does not close without invariants on the RTL's internal plan registers. ABC's pdr
-# (yosys-abc) finds an inductive invariant for every group within seconds to a minute: they are
-# proven for every reachable state, any number of commands and runs, not to a depth.
+# (yosys-abc) finds an inductive invariant for every group within seconds to a minute (the
+# network's words group at N = 4: about 7 minutes, hence its own deep row with a longer limit):
+# they are proven for every reachable state, any number of commands and runs, not to a depth.
+# The network at N = 4 (deep) is the smallest that proves the wiring between more than two
+# routers; MemWords 4 (>= N, the RTL's minimum) already runs every op (M = 4; 2 and 4 for the
+# broadcasts).
 fabric="r:rta_pkg.sv r:rta_switch.sv r:rta_ring.sv r:rta_torus2d.sv f:rta_ring_spec.sv"
 ring="$fabric f:rta_ring.sv"
 torus="$fabric f:rta_torus2d_spec.sv f:rta_torus2d.sv"
@@ -80,6 +84,8 @@ proofs=(
   "ps_router|err done links words|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|240|default"
   "ps_network|err done links|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|default"
   "ps_network|words|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|deep"
+  "ps_network|err done links|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|240|deep"
+  "ps_network|words|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|900|deep"
 )
 # When the induction step fails, BMC looks this deep for a reachable violation before the
 # step's own counterexample (which may start in an unreachable state) is reported.
