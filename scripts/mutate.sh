@@ -68,7 +68,7 @@ mutants=(
   "ctrl_arg_node0@rta_bitmap_ctrl.sv@s/assign arg_is_node  = (cmd_arg_i != '0) \&\& /assign arg_is_node  = /@$ctrl_runs@"
   "ctrl_arg_mode@rta_bitmap_ctrl.sv@s/assign arg_is_mode  = (cmd_arg_i <= ArgMaxMode);/assign arg_is_mode  = (cmd_arg_i[1:0] <= 2'd2);/@$ctrl_runs@"
   "ctrl_err_code@rta_bitmap_ctrl.sv@s/err_d = rta_pkg::ErrBadNode;/err_d = rta_pkg::ErrBadLevel;/@$ctrl_runs@"
-  "ctrl_err_sticky@rta_bitmap_ctrl.sv@s/err_q    <= err_d;/err_q    <= err_d | err_q;/@$ctrl_runs@"
+  "ctrl_err_sticky@rta_bitmap_ctrl.sv@s/err_q    <= err_d;/err_q    <= rta_pkg::rta_err_e'(err_d | err_q);/@$ctrl_runs@"
   "ctrl_mode_map@rta_bitmap_ctrl.sv@s/2'd1:    mode_d = rta_pkg::ModeArta;/2'd1:    mode_d = rta_pkg::ModeRta;/@$ctrl_runs@"
   "ctrl_arta_on@rta_bitmap_ctrl.sv@s/(bitmap_q\[B\] | node_set\[Node-1\])/(bitmap_q[B] | node_clear[Node-1])/@$ctrl_runs@"
   "sys1d_lr@rta_system1d.sv@s/    .l_i     (l_i),/    .l_i     (r_i),/@$sys_runs@"
@@ -85,9 +85,10 @@ mutants=(
   "ps_reset_err@ps_router.sv@s/err_q   <= ps_pkg::PsErrOk;/err_q   <= ps_pkg::PsErrBusy;/@$ps_runs@"
   "ps_local_we@ps_router.sv@s/assign mem_wa_en   = run_q ? wra_act : lcl_we_i;/assign mem_wa_en   = run_q ? wra_act : 1'b0;/@$ps_runs@"
   "ps_gather_depth@ps_router.sv@s/if (st <= StN1 - pe_depth) begin/if (st <= StN - pe_depth) begin/@$ps_runs@"
-  "net_done@ps_network.sv@s/assign done_o = \&done;/assign done_o = |done;/@$ps_runs@"
-  "net_busy@ps_network.sv@s/assign busy_o = |busy;/assign busy_o = busy[0];/@$ps_runs@"
-  "net_err@ps_network.sv@s/assign err_o  = (|link_err) ? ps_pkg::PsErrLink : err\[0 +: ErrW\];/assign err_o  = err[0 +: ErrW];/@$ps_runs@"
+  "net_done@ps_network.sv@s/assign done_o = \&done;/assign done_o = |done;/@$ps_runs@the routers decode one command bus with one reset and one N, so they step in lockstep and their done bits are all 0 or all 1 in every reachable state: AND = OR"
+  "net_busy@ps_network.sv@s/assign busy_o = |busy;/assign busy_o = busy[0];/@$ps_runs@the routers decode one command bus with one reset and one N, so they step in lockstep and their busy bits are all equal: OR = any one"
+  "net_err@ps_network.sv@s/assign err_o  = (|link_err) ? ps_pkg::PsErrLink : err\[0 +: ErrW\];/assign err_o  = err[0 +: ErrW];/@$ps_runs@between correct routers no link ever disagrees with its schedule, so link_err is 0 in every reachable state"
+  "net_host_valid@ps_network.sv@s/assign host_valid_o    = host_up_valid\[0\];/assign host_valid_o    = host_up_valid[0] \& host_req[0];/@$ps_runs@"
   "net_ring@ps_network.sv@s/.ring_succ_link_i(RingStraps\[k\]),/.ring_succ_link_i(RingStraps[N + k]),/@$ps_runs@"
 )
 
