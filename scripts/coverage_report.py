@@ -16,22 +16,12 @@ import sys
 
 
 def parse(path):
-    """Return {kind: [hit, total]} for one coverage.dat (kind: line or toggle)."""
+    """Return {kind: [hit, total]} for one coverage.dat (kind: line or toggle), every instance's
+    points counted."""
     kinds = {"line": [0, 0], "toggle": [0, 0]}
-    with open(path, encoding="latin-1") as f:
-        for raw in f:
-            if not raw.startswith("C '"):
-                continue
-            key, _, count = raw.rstrip("\n").rpartition("' ")
-            fields = dict(kv.split("\x02", 1) for kv in key[3:].split("\x01") if "\x02" in kv)
-            page = fields.get("page", "")
-            kind = "toggle" if page.startswith("v_toggle") else (
-                "line" if page.startswith(("v_line", "v_branch")) else None)
-            if kind is None:
-                continue
-            kinds[kind][1] += 1
-            if int(count) > 0:
-                kinds[kind][0] += 1
+    for _, kind, _, hit in points(path):
+        kinds[kind][1] += 1
+        kinds[kind][0] += hit
     return kinds
 
 
