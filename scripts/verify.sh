@@ -8,8 +8,8 @@
 #                          [--no-build]
 #
 # --long       also the long runs: the 128 x 128 reconstructions through the RTL, and the soak
-#              runs (>= 1e8 compared cycles per block family, without waves; overnight), with a
-#              progress line a minute
+#              runs (>= 1e8 compared cycles per block family, without waves), with a progress
+#              line a minute
 # --coverage   build the cosims with Verilator line+toggle coverage (separate build dir), print
 #              coverage per block and write annotated sources to waves/coverage/<run>/
 # --seed S     run every cosim with seed S instead of its default
@@ -87,11 +87,17 @@ fi
 cov_flag=OFF; [ $coverage -eq 1 ] && cov_flag=ON
 
 # The executables the selected runs need (--rtl builds only those).
+# selected NAME KIND: whether a line of the run list runs (comments, --long, --only).
+selected() {
+  local name=$1 kind=$2
+  [[ -n "$name" && "$name" != \#* ]] || return 1
+  [ "$kind" = default ] || [ $long -eq 1 ] || return 1
+  [ -z "$only" ] || [[ "$name" =~ $only ]]
+}
+
 needed_targets() {
   while IFS='|' read -r name exe _ kind; do
-    [[ -z "$name" || "$name" == \#* ]] && continue
-    [ "$kind" != default ] && [ $long -eq 0 ] && continue
-    if [ -n "$only" ] && ! [[ "$name" =~ $only ]]; then continue; fi
+    selected "$name" "$kind" || continue
     basename "$exe"
   done < "$build/cosim_runs.list" | sort -u
 }
@@ -139,9 +145,7 @@ fi
 # A soak run writes no wave ("-"); long and soak runs print their progress.
 job_name=() job_exe=() job_args=() job_seed=() job_wave=() job_kind=()
 while IFS='|' read -r name exe args kind; do
-  [[ -z "$name" || "$name" == \#* ]] && continue
-  [ "$kind" != default ] && [ $long -eq 0 ] && continue
-  if [ -n "$only" ] && ! [[ "$name" =~ $only ]]; then continue; fi
+  selected "$name" "$kind" || continue
   for s in "${seeds[@]}"; do
     job_name+=("$name") job_exe+=("$exe") job_args+=("$args") job_seed+=("$s") job_kind+=("$kind")
     if [ "$kind" = soak ]; then job_wave+=("-")
