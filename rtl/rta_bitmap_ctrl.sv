@@ -71,6 +71,7 @@ module rta_bitmap_ctrl #(
 
   // (Icarus 11 refuses a constant function that calls another one inside a loop, and yosys 0.23
   // has no `return`: each function below is self-contained and assigns its name.)
+  /* verilator coverage_off */ // constant functions: called for localparams at elaboration only
 
   // Switching level (2 .. L) of bitmap bit b: tz(p+1) + 2, p = the bit's ring position.
   function automatic int bit_level(int b);
@@ -214,6 +215,7 @@ module rta_bitmap_ctrl #(
     end
     desc_last = a;
   endfunction
+  /* verilator coverage_on */
 
   ///////////
   // State //
@@ -231,9 +233,14 @@ module rta_bitmap_ctrl #(
   // (the raw bitmap against the current mode).
   logic [NumSwitches-1:0] check_bitmap;
   logic [1:0]             check_mode;
+  // The nodes with children are the heap's first NumInner numbers (1D: 2n + 1 <= NumNodes, 2D:
+  // 4n + 1 <= NumNodes); a leaf has no closure to check. (At Side = 4 there is none: one bit, 0.)
+  localparam int NumInner = (Dim == 1) ? (NumNodes - 1) / 2 : (NumNodes - 1) / 4;
+  localparam int InnerW   = (NumInner > 0) ? NumInner : 1;
+
   logic [NumNodes-1:0]    node_on;        // node n at index n-1: its representative bit
-  logic [NumNodes-1:0]    closure_bad;    // node ON but a child OFF
-  logic [NumSwitches-1:0] uniform_bad;    // bit differs from its node (2D class)
+  logic [InnerW-1:0]      closure_bad;    // inner node n at n-1: ON but a child OFF
+  logic                   uniform_bad;    // 2D: some bit differs from its class
   logic [Levels-1:0]      srta_hit;       // check_bitmap is the SRTA pattern of level l+1
   logic                   srta_ok, arta_ok, check_legal;
 
@@ -243,25 +250,41 @@ module rta_bitmap_ctrl #(
   for (genvar n = 1; n <= NumNodes; n++) begin : g_node_check
     localparam int Rep = node_rep_bit(n);
     assign node_on[n-1] = check_bitmap[Rep];
-    if (Dim == 1 && 2 * n + 1 <= NumNodes) begin : g_children
+  end
+
+  if (NumInner == 0) begin : g_no_inner
+    // Side = 4: one node, no children. (In 1D nothing else reads node_on then.)
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_node_on;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign unused_node_on = ^node_on;
+    assign closure_bad    = 1'b0;
+  end
+  for (genvar n = 1; n <= NumInner; n++) begin : g_closure
+    if (Dim == 1) begin : g_children
       assign closure_bad[n-1] = node_on[n-1] & ~(node_on[2*n-1] & node_on[2*n]);
-    end else if (Dim == 2 && 4 * n + 1 <= NumNodes) begin : g_children
+    end else begin : g_children
       assign closure_bad[n-1] = node_on[n-1] & ~(node_on[4*n-3] & node_on[4*n-2] &
                                                  node_on[4*n-1] & node_on[4*n]);
-    end else begin : g_leaf
-      assign closure_bad[n-1] = 1'b0;
     end
   end
 
-  // (Per-bit loops run over rings, then positions: Verilator limits one generate loop to about
-  // a thousand iterations by default, and 2D bitmaps are larger from Side = 64 on.)
-  for (genvar r = 0; r < NumRings; r++) begin : g_ring_check
-    for (genvar p = 0; p < RingSwitches; p++) begin : g_bit
-      localparam int B    = r * RingSwitches + p;
-      localparam int Node = node_of_bit(B);
-      // (In 1D a node is a single bit, Rep = B, and the check is trivially 0.)
-      assign uniform_bad[B] = check_bitmap[B] ^ node_on[Node-1];
+  // 2D: every bit must equal its class's representative. (In 1D a node is a single bit, its own
+  // representative: nothing to check.) Per-bit loops run over rings, then positions: Verilator
+  // limits one generate loop to about a thousand iterations by default, and 2D bitmaps are
+  // larger from Side = 64 on.
+  if (Dim == 2) begin : g_uniform
+    logic [NumSwitches-1:0] class_on;  // bit b: the state of its class (node)
+    for (genvar r = 0; r < NumRings; r++) begin : g_ring_check
+      for (genvar p = 0; p < RingSwitches; p++) begin : g_bit
+        localparam int B    = r * RingSwitches + p;
+        localparam int Node = node_of_bit(B);
+        assign class_on[B] = node_on[Node-1];
+      end
     end
+    assign uniform_bad = |(check_bitmap ^ class_on);
+  end else begin : g_no_uniform
+    assign uniform_bad = 1'b0;
   end
 
   for (genvar l = 1; l <= Levels; l++) begin : g_srta
@@ -270,7 +293,7 @@ module rta_bitmap_ctrl #(
   end
 
   assign srta_ok = |srta_hit;
-  assign arta_ok = ~|closure_bad & ~|uniform_bad;
+  assign arta_ok = ~|closure_bad & ~uniform_bad;
 
   always_comb begin
     check_legal = 1'b0;

@@ -5,7 +5,8 @@
 // Configurations: --dim 1 --side 8 | 64 (N PEs), --dim 2 --side 4 | 8 (side x side PEs).
 // For op = sum, max, min, sort in turn on fresh random values (in [-2^20, 2^20): no 32-bit sum
 // can overflow), every step s of pinet_rta_reduce_step_info:
-//   1. (sometimes an idle cycle: cmd_valid low with garbage fields, or a valid NOP)
+//   1. (sometimes an idle cycle: cmd_valid low with garbage fields, a valid NOP, or a valid
+//      command the controller refuses: bad opcode, level, mode or node, ARTA in SRTA mode)
 //   2. one cycle issuing SET_LEVEL <level of step s>; every PE port carries random noise;
 //   3. after its one-cycle latency the senders drive their holdings on the step's ports, one
 //      word per cycle (sum/max/min: one word; sort: the whole sorted list), while every other
@@ -147,12 +148,30 @@ class SystemRun {
     return drive_and_compare(valid, op, arg) && clock(valid, op, arg);
   }
 
-  // A cycle that leaves the controller alone: cmd_valid low with garbage, or a valid NOP.
+  // A cycle that leaves the controller's bitmap and mode alone: cmd_valid low with garbage, a
+  // valid NOP, or a valid command the controller must refuse, which only sets err_o: no such
+  // opcode, level 0 or above L, mode above 2, ARTA node 0 or beyond the tree (or any ARTA
+  // command in SRTA mode). Node and level numbers from 0x8000 on exceed every geometry's.
   bool idle_cycle() {
     noise();
-    const int valid = pinet_rng_below(&rng_, 2) == 0;
-    const unsigned op = valid ? PINET_RTA_CMD_NOP : (unsigned)pinet_rng_below(&rng_, 8);
-    return cycle_with_command(valid, op, (uint32_t)pinet_rng_below(&rng_, 0x10000));
+    uint32_t arg = (uint32_t)pinet_rng_below(&rng_, 0x10000);
+    if (pinet_rng_below(&rng_, 2) == 0)
+      return cycle_with_command(0, (unsigned)pinet_rng_below(&rng_, 8), arg);
+    const uint32_t out_of_range =
+        pinet_rng_below(&rng_, 2) ? 0 : 0x8000 + (uint32_t)pinet_rng_below(&rng_, 0x8000);
+    unsigned op = PINET_RTA_CMD_NOP;
+    switch (pinet_rng_below(&rng_, 8)) {
+      case 0: op = 6 + (unsigned)pinet_rng_below(&rng_, 2); break;
+      case 1: op = PINET_RTA_CMD_SET_LEVEL, arg = out_of_range; break;
+      case 2:
+        op = PINET_RTA_CMD_SET_MODE, arg = 3 + (uint32_t)pinet_rng_below(&rng_, 0x10000 - 3);
+        break;
+      case 3:
+        op = PINET_RTA_CMD_ARTA_OFF + (unsigned)pinet_rng_below(&rng_, 2), arg = out_of_range;
+        break;
+      default: break;
+    }
+    return cycle_with_command(1, op, arg);
   }
 
   // Every harness PE's holdings against pinet_rta_reduce_pe_values.
