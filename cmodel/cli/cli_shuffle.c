@@ -320,7 +320,7 @@ static void json_steps(pinet_json *js, const pinet_shuffle_schedule *s, uint32_t
 static void print_run_json(const pinet_shuffle_schedule *s, pinet_shuffle_elem elem,
                            void *const *pe_mem, const void *host_mem,
                            const pinet_shuffle_cost_params *cp, const pinet_shuffle_report *rep,
-                           const uint64_t *totals) {
+                           const uint64_t *totals, uint64_t bound) {
   uint32_t N = pinet_shuffle_schedule_pes(s);
   pinet_shuffle_op op = pinet_shuffle_schedule_op(s);
   pinet_json js;
@@ -370,6 +370,10 @@ static void print_run_json(const pinet_shuffle_schedule *s, pinet_shuffle_elem e
   }
   pinet_json_key(&js, "cycles");
   pinet_json_u64(&js, rep->cycles);
+  pinet_json_key(&js, "bound");
+  pinet_json_u64(&js, bound);
+  pinet_json_key(&js, "ratio");
+  pinet_json_double(&js, (double)rep->cycles / (double)bound);
   pinet_json_key(&js, "cost");
   pinet_json_begin_object(&js);
   pinet_json_key(&js, "c");
@@ -407,7 +411,7 @@ static void print_run_json(const pinet_shuffle_schedule *s, pinet_shuffle_elem e
 
 static void print_run_text(const pinet_shuffle_schedule *s, pinet_shuffle_elem elem,
                            void *const *pe_mem, const void *host_mem,
-                           const pinet_shuffle_report *rep) {
+                           const pinet_shuffle_report *rep, uint64_t bound) {
   uint32_t N = pinet_shuffle_schedule_pes(s);
   pinet_shuffle_op op = pinet_shuffle_schedule_op(s);
   printf("%s on %" PRIu32 " PEs, M = %" PRIu32 " words (%s): %" PRIu32 " steps (%" PRIu32
@@ -430,6 +434,9 @@ static void print_run_text(const pinet_shuffle_schedule *s, pinet_shuffle_elem e
   }
   printf("cost: total %.6g (PE part %.6g); Table 1 bounds: hypercube %.6g, mesh %.6g\n", rep->cost,
          rep->cost_pe, rep->bound_hypercube, rep->bound_mesh);
+  printf("bound: %" PRIu64 " cycles from link capacities (docs/shuffle.md section 12); "
+         "cycles / bound = %.4f\n",
+         bound, (double)rep->cycles / (double)bound);
   for (int32_t i = (op == PINET_SHUFFLE_OP_UPLOAD ? -1 : 0); i < (int32_t)N; i++) {
     uint32_t off = 0, w = 0;
     pinet_shuffle_schedule_output_region(s, i, &off, &w);
@@ -596,17 +603,21 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
   }
   if (rc == PINET_EXIT_OK) {
     pinet_shuffle_report rep;
+    uint64_t bound = 0;
     uint64_t *totals = calloc(PINET_SHUFFLE_CHANNELS(pes), sizeof *totals);
     st = totals ? pinet_shuffle_report_compute(s, &cp, &rep) : PINET_ERR_NOMEM;
     if (st == PINET_OK) {
       st = pinet_shuffle_schedule_channel_words(s, totals);
     }
+    if (st == PINET_OK) {
+      st = pinet_shuffle_link_bound(op, pes, words, &bound);
+    }
     if (st != PINET_OK) {
       rc = pinet_cli_fail(ctx, st, "report");
     } else if (pinet_cli_find(opts, nopt, "json")->present) {
-      print_run_json(s, elem, pe_mem, host_mem, &cp, &rep, totals);
+      print_run_json(s, elem, pe_mem, host_mem, &cp, &rep, totals, bound);
     } else {
-      print_run_text(s, elem, pe_mem, host_mem, &rep);
+      print_run_text(s, elem, pe_mem, host_mem, &rep, bound);
     }
     free(totals);
   }

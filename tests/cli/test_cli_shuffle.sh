@@ -96,6 +96,18 @@ for n in range(1, 8):
             check(abs(c["total"] - ref) < 1e-9 and abs(j["bounds"]["hypercube"] - ref) < 1e-9,
                   f"{what}: unit cost {c['total']} vs log N + 2 (1 - 1/N) M")
         check(j["cycles"] == j["steps"] + c["link_time"], f"{what}: cycles = steps + sum L_s")
+        # link-capacity bound (docs/shuffle.md section 12), right after "cycles"
+        keys = list(j)
+        at = keys.index("cycles")
+        check(keys[at + 1:at + 3] == ["bound", "ratio"], f"{what}: keys after cycles {keys[at:at + 3]}")
+        half = lambda x: (x + 1) // 2
+        ref = {"bcast": half(M) + n, "bcast-host": M + n + 1, "scatter": M + 1, "upload": M + 1,
+               "integrate": half(M - M // N) + 1, "allgather": half(M - M // N) + 1,
+               "gather": half(M - M // N) + 1}[op]
+        check(j["bound"] == ref and 0 < j["bound"] <= j["cycles"],
+              f"{what}: bound {j['bound']} (want {ref}), cycles {j['cycles']}")
+        check(abs(j["ratio"] - j["cycles"] / j["bound"]) <= 1e-12 * j["ratio"],
+              f"{what}: ratio {j['ratio']} != cycles / bound")
 
 # the literal N = 8 scatter of SPEC §2 (segments of S words)
 S = 2
@@ -118,6 +130,9 @@ for t in ("f32", "f64"):
 p = run("run", "--op", "allgather", "--pes", 4, "--words", 4, "--input", "-", stdin="1\n2\n3\n4\n",
         expect=None)
 check(p.returncode == 0 and "PE 3: 1 2 3 4" in p.stdout, f"text output / stdin: {p.stdout!r}")
+# allgather N = 4, M = 4: 2 + 3 = 5 cycles, bound ceil(3/2) + 1 = 3
+check("bound: 3 cycles from link capacities" in p.stdout and "cycles / bound = 1.6667" in p.stdout,
+      f"text output: bound line: {p.stdout!r}")
 
 # ---- ring ----------------------------------------------------------------------------------
 def ring_ok(N, ring):

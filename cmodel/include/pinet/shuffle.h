@@ -1,7 +1,8 @@
 /* pinet/shuffle.h - the static perfect-shuffle network and its data-sharing modes (paper 000,
  * SPEC §2): topology, step schedules for the four data-sharing modes plus gather/upload and the
  * embedded ring, ONE schedule engine for 32-bit integers, float and double, a cost model with the
- * Table 1 bounds, and the cycle-level contract that the RTL (ps_router / ps_network) copies.
+ * Table 1 bounds, lower bounds from link capacities, and the cycle-level contract that the RTL
+ * (ps_router / ps_network) copies.
  * Full description with examples: docs/shuffle.md.
  *
  * Topology
@@ -328,6 +329,26 @@ pinet_shuffle_cost_params pinet_shuffle_cost_unit(void);
 pinet_status pinet_shuffle_report_compute(const pinet_shuffle_schedule *sched,
                                           const pinet_shuffle_cost_params *params,
                                           pinet_shuffle_report *report);
+
+/* ---- link-capacity lower bounds ---------------------------------------------------------- */
+
+/* *cycles = a lower bound on the done cycle T of ANY schedule of `op` for N = `pes` PEs and
+ * M = `words` words in the cycle model (first word crosses in cycle >= 1, one hop per cycle,
+ * one word per directed channel per cycle, self-loops useless, done after the last crossing).
+ * n = log2 N, S = M/N; proofs in docs/shuffle.md section 12:
+ *   bcast          ceil(M/2) + n          PE 0 has 2 useful out-channels; PE N-1 is n hops away
+ *   bcast-host     M + n + 1              the host link, then n + 1 hops to PE N-1
+ *   scatter        M + 1                  every word crosses the host link down
+ *   upload         M + 1                  every word crosses the host link up
+ *   integrate      ceil((M - S)/2) + 1    PE 0 sends M - S words over 2 out-channels
+ *   allgather      ceil((M - S)/2) + 1    PE 0 receives M - S words over 2 in-channels
+ *   gather         ceil((M - S)/2) + 1    the same
+ *   ring-exchange  M/4 + 1                PE 0 sends two blocks of W = M/4 over 2 out-channels
+ * PINET_ERR_NULL; PINET_ERR_SIZE (pes); PINET_ERR_RANGE if op is custom or unknown, or words is
+ * 0 or above PINET_SHUFFLE_MAX_WORDS; PINET_ERR_MISMATCH if words is not a multiple of the
+ * quantum (pinet_shuffle_words_quantum; 4 for ring-exchange). */
+pinet_status pinet_shuffle_link_bound(pinet_shuffle_op op, uint32_t pes, uint64_t words,
+                                      uint64_t *cycles);
 
 /* ---- the embedded ring ------------------------------------------------------------------- */
 
