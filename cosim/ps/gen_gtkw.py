@@ -26,7 +26,7 @@ OPS = ["bcast", "bcast-host", "scatter", "integrate", "allgather", "gather", "up
 ERRS = ["OK", "BAD_OP", "WORDS_0", "MEMORY", "QUANTUM", "BUSY", "LINK", "ERR7?"]
 STEP_BITS = 5
 # N -> MemWords of the Verilated sizes (cosim/ps/CMakeLists.txt, PS_MEMWORDS_<N>).
-SIZES = {2: 128, 4: 256, 8: 512, 16: 1024, 32: 2048, 64: 8192}
+SIZES = {2: 32768, 4: 256, 8: 512, 16: 1024, 32: 2048, 64: 8192}
 OP_BITS = 4
 
 # Flags of a .gtkw trace line (GTKWave's TR_* bits).
