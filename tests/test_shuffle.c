@@ -1137,6 +1137,7 @@ static pinet_shuffle_transfer xfer(uint32_t N, uint32_t ch, uint32_t so, uint32_
   t.dst_offset = d0;
   t.words = w;
   t.combine = cmb;
+  t.start = 0; /* store-and-forward (the field came with cut-through, issue 11) */
   return t;
 }
 

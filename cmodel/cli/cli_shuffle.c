@@ -34,6 +34,8 @@ static const pinet_shuffle_op k_run_op_values[] = {
     PINET_SHUFFLE_OP_INTEGRATE, PINET_SHUFFLE_OP_ALLGATHER,  PINET_SHUFFLE_OP_GATHER,
     PINET_SHUFFLE_OP_UPLOAD};
 static const char *const k_types[] = {"i32", "f32", "f64", NULL};
+/* --schedule: index 0 = pinet_shuffle_build (the paper's), 1 = pinet_shuffle_build_fast */
+static const char *const k_schedules[] = {"paper", "fast", NULL};
 
 static void print_area_help(FILE *out) {
   fprintf(out,
@@ -298,6 +300,12 @@ static void json_placement(pinet_json *js, const pinet_shuffle_transfer *t) {
   pinet_json_string(js, t->combine == PINET_SHUFFLE_ADD ? "add" : "copy");
 }
 
+/* The same with the start cycle appended: --schedule fast (the paper's output keeps its four). */
+static void json_placement_start(pinet_json *js, const pinet_shuffle_transfer *t) {
+  json_placement(js, t);
+  pinet_json_u64(js, t->start);
+}
+
 /* The schedule's steps as an array of steps, each an array of transfers written by `put`. */
 static void json_steps(pinet_json *js, const pinet_shuffle_schedule *s, uint32_t steps,
                        void (*put)(pinet_json *, const pinet_shuffle_transfer *)) {
@@ -317,8 +325,8 @@ static void json_steps(pinet_json *js, const pinet_shuffle_schedule *s, uint32_t
   pinet_json_end_array(js);
 }
 
-static void print_run_json(const pinet_shuffle_schedule *s, pinet_shuffle_elem elem,
-                           void *const *pe_mem, const void *host_mem,
+static void print_run_json(const pinet_shuffle_schedule *s, unsigned sched_index,
+                           pinet_shuffle_elem elem, void *const *pe_mem, const void *host_mem,
                            const pinet_shuffle_cost_params *cp, const pinet_shuffle_report *rep,
                            const uint64_t *totals, uint64_t bound) {
   uint32_t N = pinet_shuffle_schedule_pes(s);
@@ -333,6 +341,9 @@ static void print_run_json(const pinet_shuffle_schedule *s, pinet_shuffle_elem e
   pinet_json_u64(&js, pinet_shuffle_schedule_words(s));
   pinet_json_key(&js, "type");
   pinet_json_string(&js, k_types[elem]);
+  /* "schedule" already names the steps array below: the kind gets its own key */
+  pinet_json_key(&js, "schedule_kind");
+  pinet_json_string(&js, k_schedules[sched_index]);
   pinet_json_key(&js, "steps");
   pinet_json_u64(&js, rep->steps);
   pinet_json_key(&js, "pe_steps");
@@ -341,7 +352,7 @@ static void print_run_json(const pinet_shuffle_schedule *s, pinet_shuffle_elem e
   json_steps(&js, s, rep->steps, json_route);
   /* the same transfers with their channel, offset and combine */
   pinet_json_key(&js, "transfers");
-  json_steps(&js, s, rep->steps, json_placement);
+  json_steps(&js, s, rep->steps, sched_index == 0 ? json_placement : json_placement_start);
   pinet_json_key(&js, "link_words");
   pinet_json_begin_array(&js);
   for (uint32_t c = 0; c < PINET_SHUFFLE_CHANNELS(N); c++) {
@@ -409,15 +420,15 @@ static void print_run_json(const pinet_shuffle_schedule *s, pinet_shuffle_elem e
   pinet_json_end_document(&js);
 }
 
-static void print_run_text(const pinet_shuffle_schedule *s, pinet_shuffle_elem elem,
-                           void *const *pe_mem, const void *host_mem,
+static void print_run_text(const pinet_shuffle_schedule *s, unsigned sched_index,
+                           pinet_shuffle_elem elem, void *const *pe_mem, const void *host_mem,
                            const pinet_shuffle_report *rep, uint64_t bound) {
   uint32_t N = pinet_shuffle_schedule_pes(s);
   pinet_shuffle_op op = pinet_shuffle_schedule_op(s);
-  printf("%s on %" PRIu32 " PEs, M = %" PRIu32 " words (%s): %" PRIu32 " steps (%" PRIu32
+  printf("%s on %" PRIu32 " PEs, M = %" PRIu32 " words (%s%s): %" PRIu32 " steps (%" PRIu32
          " with PE-to-PE transfers), %" PRIu64 " cycles\n",
-         pinet_shuffle_op_name(op), N, pinet_shuffle_schedule_words(s), k_types[elem], rep->steps,
-         rep->pe_steps, rep->cycles);
+         pinet_shuffle_op_name(op), N, pinet_shuffle_schedule_words(s), k_types[elem],
+         sched_index == 0 ? "" : ", fast schedule", rep->steps, rep->pe_steps, rep->cycles);
   for (uint32_t st = 0; st < rep->steps; st++) {
     const pinet_shuffle_transfer *t = NULL;
     size_t nt = 0;
@@ -429,6 +440,9 @@ static void print_run_text(const pinet_shuffle_schedule *s, pinet_shuffle_elem e
       snprintf(b, sizeof b, t[i].dst < 0 ? "host" : "%" PRId32, t[i].dst);
       printf(" %s->%s[%" PRIu32 "+%" PRIu32 "%s]", a, b, t[i].dst_offset, t[i].words,
              t[i].combine == PINET_SHUFFLE_ADD ? ",add" : "");
+      if (t[i].start != 0) { /* cut-through: the cycle offset in its step */
+        printf("@%" PRIu32, t[i].start);
+      }
     }
     printf("\n");
   }
@@ -457,11 +471,16 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
   pinet_cli_opt opts[] = {
       {"op", 1, "OP", "bcast|bcast-host|scatter|integrate|allgather|gather|upload", NULL, 0},
       {"pes", 1, "N", "number of PEs, a power of two in [2, 1024]", NULL, 0},
-      {"words", 1, "M", "shared words (a multiple of N; of log2 N for bcast); N * M <= 2^26", NULL, 0},
+      {"words", 1, "M",
+       "shared words (a multiple of N; of log2 N for paper bcast); N * M <= 2^26", NULL, 0},
       {"input", 1, "FILE", "input rows (see docs/shuffle.md; - = stdin)", NULL, 0},
       {"seed", 1, "S", "without --input: random values 0..999 from this seed (default 1)", NULL,
        0},
       {"type", 1, "T", "element type i32 (default, sums wrap mod 2^32) | f32 | f64", NULL, 0},
+      {"schedule", 1, "S",
+       "paper (default) | fast (cut-through broadcasts at the bound; default once the RTL "
+       "runs it, issue 11)",
+       NULL, 0},
       {"c", 1, "X", "cost per step (link setup), >= 0, default 1", NULL, 0},
       {"a", 1, "X", "cost per word moved, >= 0, default 1", NULL, 0},
       {"b", 1, "X", "cost per word summed, >= 0, default 1", NULL, 0},
@@ -470,7 +489,7 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
   size_t nopt = sizeof opts / sizeof opts[0];
   int rc = pinet_cli_parse_or_help(ctx,
                                    "usage: pinet shuffle run --op OP --pes N --words M "
-                                   "[--input FILE] [--type T] [--json]",
+                                   "[--input FILE] [--type T] [--schedule S] [--json]",
                                    opts, nopt, argc, argv, 2);
   if (rc != PINET_CLI_CONTINUE) {
     return rc;
@@ -481,7 +500,7 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
       (rc = pinet_cli_require(ctx, opts, nopt, "words", &v_words)) != PINET_EXIT_OK) {
     return rc;
   }
-  unsigned op_index = 0, type_index = 0;
+  unsigned op_index = 0, type_index = 0, sched_index = 0;
   uint32_t pes = 0, words = 0;
   uint64_t seed = 1;
   pinet_shuffle_cost_params cp = pinet_shuffle_cost_unit();
@@ -491,6 +510,8 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
     return rc;
   }
   if ((rc = pinet_cli_optional_choice(ctx, opts, nopt, "type", k_types, &type_index)) !=
+          PINET_EXIT_OK ||
+      (rc = pinet_cli_optional_choice(ctx, opts, nopt, "schedule", k_schedules, &sched_index)) !=
           PINET_EXIT_OK ||
       (rc = pinet_cli_optional_u64(ctx, opts, nopt, "seed", &seed)) != PINET_EXIT_OK ||
       (rc = pinet_cli_optional_double(ctx, opts, nopt, "c", &cp.c)) != PINET_EXIT_OK ||
@@ -517,6 +538,10 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
   }
   uint32_t quantum = 0;
   pinet_shuffle_words_quantum(op, pes, &quantum);
+  if (sched_index == 1 &&
+      (op == PINET_SHUFFLE_OP_BCAST || op == PINET_SHUFFLE_OP_BCAST_HOST)) {
+    quantum = 1; /* pinet_shuffle_build_fast: the fast broadcasts take any M */
+  }
   if (words == 0 || words % quantum != 0) {
     return pinet_cli_fail(ctx, PINET_ERR_MISMATCH,
                           "--words %" PRIu32 " is not a positive multiple of %" PRIu32
@@ -531,9 +556,19 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
                           pes, words, (uint64_t)words * pes, CLI_MAX_TOTAL_WORDS);
   }
   pinet_shuffle_schedule *s = NULL;
-  pinet_status st = pinet_shuffle_build(&s, op, pes, words);
+  pinet_status st = sched_index == 0 ? pinet_shuffle_build(&s, op, pes, words)
+                                      : pinet_shuffle_build_fast(&s, op, pes, words);
   if (st != PINET_OK) {
     return pinet_cli_fail(ctx, st, "cannot build the %s schedule", k_run_ops[op_index]);
+  }
+  if (exec != NULL && pinet_shuffle_schedule_cut_through(s)) {
+    /* another executor (pinet-mpi) runs a step as all reads then all writes: a cut-through
+     * relay would forward words it has not received yet */
+    pinet_shuffle_schedule_free(s);
+    return pinet_cli_fail(ctx, PINET_ERR_ILLEGAL_STATE,
+                          "--schedule fast: the %s schedule is cut-through, which only "
+                          "pinet_shuffle_execute runs (use pinet shuffle run)",
+                          k_run_ops[op_index]);
   }
   size_t rows = 0, cols = 0;
   input_shape(op, pes, words, &rows, &cols);
@@ -610,14 +645,15 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
       st = pinet_shuffle_schedule_channel_words(s, totals);
     }
     if (st == PINET_OK) {
-      st = pinet_shuffle_link_bound(op, pes, words, &bound);
+      st = sched_index == 0 ? pinet_shuffle_link_bound(op, pes, words, &bound)
+                            : pinet_shuffle_link_bound_fast(op, pes, words, &bound);
     }
     if (st != PINET_OK) {
       rc = pinet_cli_fail(ctx, st, "report");
     } else if (pinet_cli_find(opts, nopt, "json")->present) {
-      print_run_json(s, elem, pe_mem, host_mem, &cp, &rep, totals, bound);
+      print_run_json(s, sched_index, elem, pe_mem, host_mem, &cp, &rep, totals, bound);
     } else {
-      print_run_text(s, elem, pe_mem, host_mem, &rep, bound);
+      print_run_text(s, sched_index, elem, pe_mem, host_mem, &rep, bound);
     }
     free(totals);
   }

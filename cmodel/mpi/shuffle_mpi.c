@@ -45,6 +45,9 @@ pinet_status pinet_shuffle_mpi_execute(const pinet_shuffle_schedule *sched,
     st = PINET_ERR_ILLEGAL_STATE; /* a finished schedule has at least one step */
   } else if (pinet_shuffle_schedule_pes(sched) != (uint32_t)size) {
     st = PINET_ERR_SIZE;
+  } else if (pinet_shuffle_schedule_cut_through(sched)) {
+    /* a round moves a whole step: a cut-through relay would send words not received yet */
+    st = PINET_ERR_ILLEGAL_STATE;
   }
   /* The largest send and receive volume of any step on this rank, and its message count. */
   size_t send_max = 0, recv_max = 0, msg_max = 0;

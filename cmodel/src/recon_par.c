@@ -131,7 +131,7 @@ static pinet_status run_pe0_upload(const par *x, pinet_status st, pinet_shuffle_
   pinet_shuffle_schedule *s = NULL;
   if (st == PINET_OK) st = pinet_shuffle_schedule_create(&s, m->pes, m->words, m->words);
   pinet_shuffle_transfer t = {0, PINET_SHUFFLE_HOST, PINET_SHUFFLE_CH_HOST_UP(m->pes), 0, 0,
-                              m->words, PINET_SHUFFLE_COPY};
+                              m->words, PINET_SHUFFLE_COPY, 0};
   if (st == PINET_OK) st = pinet_shuffle_schedule_add_step(s);
   if (st == PINET_OK) st = pinet_shuffle_schedule_add(s, &t);
   if (st == PINET_OK) st = pinet_shuffle_schedule_finish(s);

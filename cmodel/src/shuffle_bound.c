@@ -6,14 +6,19 @@
 /* ceil(x / 2) */
 static uint64_t half_up(uint64_t x) { return x / 2u + (x & 1u); }
 
-pinet_status pinet_shuffle_link_bound(pinet_shuffle_op op, uint32_t pes, uint64_t words,
-                                      uint64_t *cycles) {
+/* The bound for M a multiple of `quantum` if `paper`, else of what the formula itself needs
+ * (bcast and bcast-host: any M, as pinet_shuffle_build_fast takes). */
+static pinet_status link_bound(pinet_shuffle_op op, uint32_t pes, uint64_t words, int paper,
+                               uint64_t *cycles) {
   RETURN_ERROR_IF(cycles == NULL, PINET_ERR_NULL);
   uint32_t n = 0;
   uint32_t quantum = 4; /* ring-exchange: four blocks of W words, as its default builder */
   FORWARD_IF_ERROR(pinet_shuffle_log2(pes, &n));
   if (op != PINET_SHUFFLE_OP_RING_EXCHANGE) {
     FORWARD_IF_ERROR(pinet_shuffle_words_quantum(op, pes, &quantum));
+  }
+  if (!paper && (op == PINET_SHUFFLE_OP_BCAST || op == PINET_SHUFFLE_OP_BCAST_HOST)) {
+    quantum = 1; /* the paper's packets of M/n words; the formula has no S = M/N */
   }
   RETURN_ERROR_IF(words == 0 || words > PINET_SHUFFLE_MAX_WORDS, PINET_ERR_RANGE);
   RETURN_ERROR_IF(words % quantum != 0, PINET_ERR_MISMATCH);
@@ -36,4 +41,14 @@ pinet_status pinet_shuffle_link_bound(pinet_shuffle_op op, uint32_t pes, uint64_
     default: return PINET_ERR_RANGE; /* not reached: the quantum refused the op */
   }
   return PINET_OK;
+}
+
+pinet_status pinet_shuffle_link_bound(pinet_shuffle_op op, uint32_t pes, uint64_t words,
+                                      uint64_t *cycles) {
+  return link_bound(op, pes, words, 1, cycles);
+}
+
+pinet_status pinet_shuffle_link_bound_fast(pinet_shuffle_op op, uint32_t pes, uint64_t words,
+                                           uint64_t *cycles) {
+  return link_bound(op, pes, words, 0, cycles);
 }

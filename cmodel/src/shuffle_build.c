@@ -26,7 +26,7 @@ pinet_status pinet_shuffle_words_quantum(pinet_shuffle_op op, uint32_t pes, uint
 /* Append one transfer between src and dst on `channel` with global addressing. */
 static pinet_status put(pinet_shuffle_schedule *s, int32_t src, int32_t dst, uint32_t channel,
                         uint32_t offset, uint32_t words, pinet_shuffle_combine combine) {
-  pinet_shuffle_transfer t = {src, dst, channel, offset, offset, words, combine};
+  pinet_shuffle_transfer t = {src, dst, channel, offset, offset, words, combine, 0};
   return pinet_shuffle_schedule_add(s, &t);
 }
 
@@ -319,9 +319,9 @@ pinet_status pinet_shuffle_build_ring_exchange(pinet_shuffle_schedule **out, uin
       back_ch = PINET_SHUFFLE_CH_FWD(pes, link);
     }
     pinet_shuffle_transfer to_next = {(int32_t)a, (int32_t)b, fwd_ch, x->next_src, x->next_dst,
-                                      x->words, x->combine};
+                                      x->words, x->combine, 0};
     pinet_shuffle_transfer to_prev = {(int32_t)b, (int32_t)a, back_ch, x->prev_src, x->prev_dst,
-                                      x->words, x->combine};
+                                      x->words, x->combine, 0};
     st = pinet_shuffle_schedule_add(s, &to_next);
     if (st == PINET_OK) {
       st = pinet_shuffle_schedule_add(s, &to_prev);
@@ -353,10 +353,10 @@ static pinet_status build_ring_exchange_two(const pinet_shuffle_ring_xchg *x,
   FORWARD_IF_ERROR(shuffle_schedule_alloc(&s, PINET_SHUFFLE_OP_RING_EXCHANGE, 2, x->mem_words,
                                           x->mem_words, 0));
   const pinet_shuffle_transfer t[4] = {
-      {0, 1, ch01[0], x->next_src, x->next_dst, x->words, x->combine},
-      {0, 1, ch01[1], x->prev_src, x->prev_dst, x->words, x->combine},
-      {1, 0, ch10[0], x->next_src, x->next_dst, x->words, x->combine},
-      {1, 0, ch10[1], x->prev_src, x->prev_dst, x->words, x->combine}};
+      {0, 1, ch01[0], x->next_src, x->next_dst, x->words, x->combine, 0},
+      {0, 1, ch01[1], x->prev_src, x->prev_dst, x->words, x->combine, 0},
+      {1, 0, ch10[0], x->next_src, x->next_dst, x->words, x->combine, 0},
+      {1, 0, ch10[1], x->prev_src, x->prev_dst, x->words, x->combine, 0}};
   pinet_status st = pinet_shuffle_schedule_add_step(s);
   for (int i = 0; i < 4 && st == PINET_OK; i++) {
     st = pinet_shuffle_schedule_add(s, &t[i]);

@@ -66,12 +66,13 @@ pinet_status pinet_shuffle_cycle_word(const pinet_shuffle_schedule *sched, uint6
   if (lo < sched->step_begin[s + 1]) {
     uint32_t k = sched->by_channel[lo];
     const pinet_shuffle_transfer *t = &sched->xf[k];
-    if (t->channel == ch && i < t->words) {
+    if (t->channel == ch && i >= t->start && i - t->start < t->words) {
+      uint32_t w = (uint32_t)(i - t->start); /* word index: it crosses in B_s + 1 + start + w */
       word->valid = 1;
       word->transfer = k - sched->step_begin[s];
-      word->index = (uint32_t)i;
-      word->src_addr = t->src_offset + (uint32_t)i;
-      word->dst_addr = t->dst_offset + (uint32_t)i;
+      word->index = w;
+      word->src_addr = t->src_offset + w;
+      word->dst_addr = t->dst_offset + w;
     }
   }
   return PINET_OK;
@@ -115,9 +116,9 @@ static void eval(pinet_shuffle_cycle *sim) {
   uint64_t i = sim->cycle - s->step_start[sim->step] - 1u;
   for (uint32_t k = s->step_begin[sim->step]; k < s->step_begin[sim->step + 1]; k++) {
     const pinet_shuffle_transfer *t = &s->xf[k];
-    if (i < t->words) {
+    if (i >= t->start && i - t->start < t->words) {
       sim->valid[t->channel] = 1;
-      sim->data[t->channel] = sim->mem[t->src + 1][t->src_offset + i];
+      sim->data[t->channel] = sim->mem[t->src + 1][t->src_offset + (i - t->start)];
     }
   }
 }
@@ -194,10 +195,10 @@ pinet_status pinet_shuffle_cycle_clock(pinet_shuffle_cycle *sim) {
       pinet_shuffle_combine want = pass == 0 ? PINET_SHUFFLE_COPY : PINET_SHUFFLE_ADD;
       for (uint32_t k = s->step_begin[sim->step]; k < s->step_begin[sim->step + 1]; k++) {
         const pinet_shuffle_transfer *t = &s->xf[k];
-        if (t->combine != want || i >= t->words) {
+        if (t->combine != want || i < t->start || i - t->start >= t->words) {
           continue;
         }
-        uint32_t *d = &sim->mem[t->dst + 1][t->dst_offset + i];
+        uint32_t *d = &sim->mem[t->dst + 1][t->dst_offset + (i - t->start)];
         *d = want == PINET_SHUFFLE_COPY ? sim->data[t->channel] : *d + sim->data[t->channel];
       }
     }

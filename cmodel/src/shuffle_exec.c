@@ -55,6 +55,38 @@ static unsigned char *mem_of(void *const *pe_mem, void *host_mem, int32_t pe) {
   return (unsigned char *)(pe < 0 ? host_mem : pe_mem[pe]);
 }
 
+/* One step with some start != 0, in cycle order: in every in-step cycle c the words crossing in
+ * c are read first (into `stage`, one slot per transfer), then the COPYs land, then the ADDs are
+ * added in list order: the cycle contract itself, so a cut-through transfer forwards the words
+ * received in earlier cycles. Costs a loop per word; the paper schedules never come here. */
+static void execute_cycles(const pinet_simd_kernels *kern, pinet_shuffle_elem elem, size_t esize,
+                           const pinet_shuffle_transfer *t, size_t nt, uint32_t len,
+                           void *const *pe_mem, void *host_mem, unsigned char *stage) {
+  uint32_t first = UINT32_MAX; /* nothing crosses before the earliest start */
+  for (size_t k = 0; k < nt; k++) {
+    first = t[k].start < first ? t[k].start : first;
+  }
+  for (uint32_t c = first; c < len; c++) {
+    for (size_t k = 0; k < nt; k++) {
+      if (c >= t[k].start && c - t[k].start < t[k].words) {
+        size_t i = c - t[k].start;
+        const unsigned char *src = mem_of(pe_mem, host_mem, t[k].src);
+        memcpy(stage + k * esize, src + (t[k].src_offset + i) * esize, esize);
+      }
+    }
+    for (int pass = 0; pass < 2; pass++) {
+      pinet_shuffle_combine want = pass == 0 ? PINET_SHUFFLE_COPY : PINET_SHUFFLE_ADD;
+      for (size_t k = 0; k < nt; k++) {
+        if (t[k].combine == want && c >= t[k].start && c - t[k].start < t[k].words) {
+          size_t i = c - t[k].start;
+          unsigned char *dst = mem_of(pe_mem, host_mem, t[k].dst) + (t[k].dst_offset + i) * esize;
+          (void)apply_with(kern, elem, want, dst, stage + k * esize, 1);
+        }
+      }
+    }
+  }
+}
+
 pinet_status pinet_shuffle_execute_steps(const pinet_shuffle_schedule *sched,
                                          pinet_shuffle_elem elem, void *const *pe_mem,
                                          void *host_mem, uint32_t first, uint32_t count) {
@@ -73,6 +105,7 @@ pinet_status pinet_shuffle_execute_steps(const pinet_shuffle_schedule *sched,
     for (uint32_t i = sched->step_begin[s]; i < sched->step_begin[s + 1]; i++) {
       w += sched->xf[i].words;
     }
+    /* a cut-through step stages one word per transfer and cycle (nt <= w) */
     stage_words = w > stage_words ? w : stage_words;
   }
   if (count == 0) {
@@ -84,7 +117,17 @@ pinet_status pinet_shuffle_execute_steps(const pinet_shuffle_schedule *sched,
   for (uint32_t s = first; s < first + count; s++) {
     const pinet_shuffle_transfer *t = sched->xf + sched->step_begin[s];
     size_t nt = sched->step_begin[s + 1] - sched->step_begin[s];
-    /* 1. every source as it is before the step */
+    int cut_through = 0;
+    for (size_t i = 0; i < nt; i++) {
+      cut_through |= t[i].start != 0;
+    }
+    if (cut_through) {
+      execute_cycles(kern, elem, esize, t, nt, sched->step_len[s], pe_mem, host_mem, stage);
+      continue;
+    }
+    /* every start is 0 (store-and-forward): the validity rules make every read see the memory
+     * as before the step, so whole ranges move at once.
+     * 1. every source as it is before the step */
     size_t pos = 0;
     for (size_t i = 0; i < nt; i++) {
       memcpy(stage + pos * esize, mem_of(pe_mem, host_mem, t[i].src) + t[i].src_offset * esize,
@@ -148,7 +191,8 @@ pinet_status pinet_shuffle_report_compute(const pinet_shuffle_schedule *sched,
       totals[t[i].channel] += t[i].words;
       if (t[i].src >= 0 && t[i].dst >= 0) {
         pe_step = 1;
-        pe_len = t[i].words > pe_len ? t[i].words : pe_len;
+        uint64_t end = (uint64_t)t[i].start + t[i].words; /* its last cycle in the step */
+        pe_len = end > pe_len ? end : pe_len;
       }
       if (t[i].combine == PINET_SHUFFLE_ADD) {
         r.words_summed += t[i].words;

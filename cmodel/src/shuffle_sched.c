@@ -88,6 +88,8 @@ pinet_status pinet_shuffle_schedule_add(pinet_shuffle_schedule *sched,
   shuffle_channel_ends_raw(sched->pes, t->channel, &a, &b);
   RETURN_ERROR_IF(a != t->src || b != t->dst, PINET_ERR_RANGE);
   RETURN_ERROR_IF(t->words == 0, PINET_ERR_RANGE);
+  /* the step's length L_s = max(start + words) must stay a uint32_t */
+  RETURN_ERROR_IF((uint64_t)t->start + t->words > UINT32_MAX, PINET_ERR_RANGE);
   RETURN_ERROR_IF(t->combine != PINET_SHUFFLE_COPY && t->combine != PINET_SHUFFLE_ADD,
                   PINET_ERR_RANGE);
   uint64_t src_end = (uint64_t)t->src_offset + t->words;
@@ -109,20 +111,42 @@ pinet_status pinet_shuffle_schedule_add(pinet_shuffle_schedule *sched,
 }
 
 /* ---- hazards ---------------------------------------------------------------------------------
- * Every transfer of a step moves word i in in-step cycle i. For one memory, a read of range
- * [r, r+len) and a write of [w, w+len') touch address x in cycles x - r and x - w. */
+ * Word i of a transfer crosses in in-step cycle start + i. For one memory, a read of range
+ * [r, r+len) by transfer x and a write of [w, w+len') by transfer y touch a common address a in
+ * cycles x.start + a - r and y.start + a - w: their difference is the same for every common
+ * address, so each pair (and each triple) of transfers is checked once, not word by word.
+ * The rules (shuffle.h, docs/shuffle.md section 3): a store-and-forward read (start 0) of
+ * address a in cycle c is legal if every write of a in the step is in a cycle >= c (it sees the
+ * value before the step: the paper's rule, unchanged). A cut-through read (start >= 1) is legal
+ * if every write of a is in a cycle < c (it sees the last of them) or every write is in a cycle
+ * > c; a write in cycle c itself is refused (the read would see the old word one cycle before
+ * the new one lands: an off-by-one start, never useful for forwarding). */
 
 static int overlap(uint32_t a, uint32_t alen, uint32_t b, uint32_t blen) {
   return (uint64_t)a < (uint64_t)b + blen && (uint64_t)b < (uint64_t)a + alen;
 }
 
-/* PINET_ERR_ILLEGAL_MOVE if transfers x (touching memory `mem`) break a rule. */
+/* Cycle of any common address read by x minus its write cycle by y (constant, see above). */
+static int64_t read_minus_write(const pinet_shuffle_transfer *x, const pinet_shuffle_transfer *y) {
+  return ((int64_t)x->start - x->src_offset) - ((int64_t)y->start - y->dst_offset);
+}
+
+/* Cycle of a common address written by x minus its write cycle by y. */
+static int64_t write_minus_write(const pinet_shuffle_transfer *x, const pinet_shuffle_transfer *y) {
+  return ((int64_t)x->start - x->dst_offset) - ((int64_t)y->start - y->dst_offset);
+}
+
+/* PINET_ERR_ILLEGAL_MOVE if transfers x, y (touching memory `mem`) break a rule. */
 static pinet_status check_pair(const pinet_shuffle_transfer *x, const pinet_shuffle_transfer *y,
                                int32_t mem) {
-  /* read after write: x reads mem, y writes mem, and some address is written before it is read */
+  /* read after write: x reads an address of mem that y wrote in an earlier cycle; only a
+   * cut-through transfer may (a store-and-forward one reads the memory as before the step) */
   if (x->src == mem && y->dst == mem &&
-      overlap(x->src_offset, x->words, y->dst_offset, y->words) && x->src_offset < y->dst_offset) {
-    return PINET_ERR_ILLEGAL_MOVE;
+      overlap(x->src_offset, x->words, y->dst_offset, y->words)) {
+    int64_t d = read_minus_write(x, y);
+    if ((x->start == 0 && d > 0) || (x->start != 0 && d == 0)) {
+      return PINET_ERR_ILLEGAL_MOVE;
+    }
   }
   if (x != y && x->dst == mem && y->dst == mem &&
       overlap(x->dst_offset, x->words, y->dst_offset, y->words)) {
@@ -130,11 +154,30 @@ static pinet_status check_pair(const pinet_shuffle_transfer *x, const pinet_shuf
       return PINET_ERR_ILLEGAL_MOVE; /* two COPYs to one address */
     }
     if (x->combine == PINET_SHUFFLE_COPY && y->combine == PINET_SHUFFLE_ADD &&
-        x->dst_offset < y->dst_offset) {
+        write_minus_write(x, y) > 0) {
       return PINET_ERR_ILLEGAL_MOVE; /* the COPY would land after the ADD */
     }
   }
   return PINET_OK;
+}
+
+/* PINET_ERR_ILLEGAL_MOVE if x reads an address of mem that y writes before x's read and z at
+ * or after it: the read would see a half-done step. Only possible when x is cut-through. */
+static pinet_status check_triple(const pinet_shuffle_transfer *x, const pinet_shuffle_transfer *y,
+                                 const pinet_shuffle_transfer *z, int32_t mem) {
+  if (x->start == 0 || y == z || x->src != mem || y->dst != mem || z->dst != mem) {
+    return PINET_OK;
+  }
+  if (read_minus_write(x, y) <= 0 || read_minus_write(x, z) > 0) {
+    return PINET_OK;
+  }
+  /* the three ranges share an address */
+  uint64_t lo = x->src_offset, hi = (uint64_t)x->src_offset + x->words;
+  lo = y->dst_offset > lo ? y->dst_offset : lo;
+  lo = z->dst_offset > lo ? z->dst_offset : lo;
+  hi = (uint64_t)y->dst_offset + y->words < hi ? (uint64_t)y->dst_offset + y->words : hi;
+  hi = (uint64_t)z->dst_offset + z->words < hi ? (uint64_t)z->dst_offset + z->words : hi;
+  return lo < hi ? PINET_ERR_ILLEGAL_MOVE : PINET_OK;
 }
 
 static pinet_status check_step(const pinet_shuffle_schedule *s, uint32_t step, size_t *slot_of,
@@ -168,6 +211,12 @@ static pinet_status check_step(const pinet_shuffle_schedule *s, uint32_t step, s
     for (size_t i = begin; i < end; i++) {
       for (size_t j = begin; j < end; j++) {
         FORWARD_IF_ERROR(check_pair(&t[list[i]], &t[list[j]], mem));
+        if (t[list[i]].start == 0) {
+          continue; /* triples only matter for cut-through reads */
+        }
+        for (size_t k = begin; k < end; k++) {
+          FORWARD_IF_ERROR(check_triple(&t[list[i]], &t[list[j]], &t[list[k]], mem));
+        }
       }
     }
     begin = end;
@@ -198,7 +247,8 @@ pinet_status pinet_shuffle_schedule_finish(pinet_shuffle_schedule *sched) {
     for (uint32_t s = 0; s < sched->steps; s++) {
       uint32_t l = 0;
       for (uint32_t i = sched->step_begin[s]; i < sched->step_begin[s + 1]; i++) {
-        l = sched->xf[i].words > l ? sched->xf[i].words : l;
+        uint32_t end = sched->xf[i].start + sched->xf[i].words; /* fits: checked by add */
+        l = end > l ? end : l;
       }
       start[s] = b;
       len[s] = l;

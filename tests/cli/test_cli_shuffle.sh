@@ -240,5 +240,53 @@ adir = os.path.join(work, "adir")
 os.mkdir(adir)
 expect_error(sc + ["--input", adir], 4, f"'{adir}' is a directory")
 expect_error(["ring", "--pes", 4, "--check", adir], 4, f"'{adir}' is a directory")
+
+# ---- --schedule paper|fast (issue 11, docs/shuffle.md section 13) -------------------------------
+# fast: the cut-through broadcasts finish at the link bound, also for M not a multiple of log2 N
+for op, N, M, ref in [("bcast", 64, 4096, 2048 + 6), ("bcast-host", 64, 4096, 4096 + 6 + 1),
+                      ("bcast", 8, 7, 4 + 3), ("bcast", 2, 1, 1 + 1)]:
+    j = run_json("run", "--op", op, "--pes", N, "--words", M, "--schedule", "fast")
+    what = f"fast {op} N = {N} M = {M}"
+    check(j["schedule_kind"] == "fast" and j["steps"] == 1, f"{what}: kind, one step")
+    check(j["cycles"] == ref and j["bound"] == ref and j["ratio"] == 1.0,
+          f"{what}: cycles {j['cycles']} bound {j['bound']} ratio {j['ratio']}, want {ref}")
+    keys = list(j)
+    check(keys[:6] == ["op", "pes", "words", "type", "schedule_kind", "steps"],
+          f"{what}: header keys {keys[:6]}")
+    check(all(len(t) == 5 for st in j["transfers"] for t in st), f"{what}: transfers carry start")
+    want = j["memories"][0] if op == "bcast" else None
+    check(all(len(m) == M and (want is None or m == want) for m in j["memories"]),
+          f"{what}: every PE holds the root's words")
+    check(j["cost"]["link_time"] + j["steps"] == j["cycles"], f"{what}: cycles = steps + link_time")
+# bcast-host from an input file: every PE holds the host's row
+row = [rng.randint(-2**31, 2**31 - 1) for _ in range(10)]
+j = run_json("run", "--op", "bcast-host", "--pes", 16, "--words", 10, "--schedule", "fast",
+             "--input", write("host10.txt", [row]))
+check(all(m == row for m in j["memories"]), "fast bcast-host: every PE holds the host's row")
+# the other ops: fast is the paper schedule (same transfers, same cycles)
+for op in ["scatter", "integrate", "allgather", "gather", "upload"]:
+    a = run_json("run", "--op", op, "--pes", 8, "--words", 16)
+    b = run_json("run", "--op", op, "--pes", 8, "--words", 16, "--schedule", "fast")
+    check(b["schedule_kind"] == "fast" and a["schedule_kind"] == "paper", f"{op}: kinds")
+    check(a["schedule"] == b["schedule"] and a["cycles"] == b["cycles"]
+          and [t[:4] for st in b["transfers"] for t in st] == [t for st in a["transfers"] for t in st]
+          and a["memories"] == b["memories"], f"{op}: fast is the paper schedule")
+# --schedule paper is the default, byte for byte (JSON and text)
+for op in ["bcast", "bcast-host", "scatter", "integrate", "allgather", "gather", "upload"]:
+    base = ["run", "--op", op, "--pes", 8, "--words", 24, "--seed", 5]
+    for extra in (["--json"], []):
+        p0 = run(*base, *extra)
+        p1 = run(*base, *extra, "--schedule", "paper")
+        check(p0.stdout == p1.stdout, f"{op} {extra}: --schedule paper differs from the default")
+# the fast schedule in text: starts shown as @start
+p = run("run", "--op", "bcast", "--pes", 4, "--words", 4, "--schedule", "fast")
+check("fast schedule" in p.stdout and "1->2[0+2]@1" in p.stdout, f"fast text: {p.stdout[:200]!r}")
+check("--schedule" in run("run", "--help").stdout, "run --help lists --schedule")
+expect_error(["run", "--op", "bcast", "--pes", 8, "--words", 24, "--schedule", "slow"], 2,
+             "'slow' is not one of paper|fast")
+expect_error(["run", "--op", "bcast", "--pes", 8, "--words", 8, "--schedule", "paper"], 3,
+             "multiple of 3")
+expect_error(["run", "--op", "gather", "--pes", 8, "--words", 12, "--schedule", "fast"], 3,
+             "multiple of 8")
 PY
 cli_finish

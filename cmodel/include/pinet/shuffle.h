@@ -2,7 +2,7 @@
  * SPEC §2): topology, step schedules for the four data-sharing modes plus gather/upload and the
  * embedded ring, ONE schedule engine for 32-bit integers, float and double, a cost model with the
  * Table 1 bounds, lower bounds from link capacities, and the cycle-level contract that the RTL
- * (ps_router / ps_network) copies.
+ * (ps_router / ps_network) copies; fast cut-through broadcasts at the bound (issue 11).
  * Full description with examples: docs/shuffle.md.
  *
  * Topology
@@ -31,17 +31,32 @@
  *   M shared words, word w always lives at address w, and every transfer has src_offset ==
  *   dst_offset. Segment j (of N) is the words [j M/N, (j+1) M/N). So "PE j ends with segment j"
  *   means PE j's memory holds it at offset j M/N.
+ * - Every transfer has a `start` (its cycle offset in the step, below). start = 0 is
+ *   store-and-forward: every built-in paper schedule has only such transfers. start >= 1 is
+ *   cut-through: a PE may forward in cycle c + 1 a word it received in cycle c of the same step
+ *   (pinet_shuffle_build_fast).
  * - Step semantics (the engine, and exactly what the cycle model does when the schedule is
- *   valid): every transfer reads its source words as they were before the step; then every COPY
- *   transfer writes its words; then every ADD transfer adds its words into the destination
- *   (int32: modulo 2^32; float/double: IEEE, in list order). Integration uses COPY from the
- *   predecessor floor(j/2) and ADD from floor(j/2)+N/2, so the result is exactly a + b.
+ *   valid), when every start of the step is 0: every transfer reads its source words as they were
+ *   before the step; then every COPY transfer writes its words; then every ADD transfer adds its
+ *   words into the destination (int32: modulo 2^32; float/double: IEEE, in list order).
+ *   Integration uses COPY from the predecessor floor(j/2) and ADD from floor(j/2)+N/2, so the
+ *   result is exactly a + b. When some start is not 0 the engine runs the step cycle by cycle as
+ *   the contract below says: in each cycle the words crossing then are read, then the COPYs land,
+ *   then the ADDs are added (list order within the cycle).
  * - Validity (checked by pinet_shuffle_schedule_finish, needed to execute): every step has at
- *   least one transfer; words >= 1; src/dst are the channel's two ends; ranges lie inside the
- *   memories; a channel carries at most one transfer per step; and no same-step hazard under the
- *   cycle contract below (a word must not be read in a later cycle than a write to the same
- *   address; two COPYs must not write the same address; a COPY must not land after an ADD on the
- *   same address). Hence engine result == cycle-model result, bit for bit.
+ *   least one transfer; words >= 1; start + words < 2^32; src/dst are the channel's two ends;
+ *   ranges lie inside the memories; a channel carries at most one transfer per step; and no
+ *   same-step hazard under the cycle contract below. A read of address a in cycle c by a
+ *   transfer with start = 0 is legal only if every write of a in the step is in a cycle >= c
+ *   (the read sees the value before the step; a write in cycle c lands at its end). A read by a
+ *   transfer with start >= 1 is legal only if every write of a in the step is in a cycle < c (it
+ *   sees the value after them: cut-through) or every one is in a cycle > c (a write in cycle c
+ *   itself is refused: an off-by-one start). Two COPYs must not write the same address; a COPY
+ *   must not land after an ADD on the same address.
+ *   With every start 0 these are exactly the rules of the paper schedules (a word must not be
+ *   read in a later cycle than a write to it). Hence engine result == cycle-model result, bit for
+ *   bit, and no read depends on the order the transfers are listed in (only several float ADDs
+ *   into one address do: list order in a store-and-forward step, cycle order in a cut-through one).
  *
  * Step counts (what `steps` and the CLI "steps" count: every step of the schedule)
  *   bcast       2n - 1   one-to-all broadcast from PE 0 (Proposition 1); the data start in PE 0
@@ -54,22 +69,24 @@
  *   upload      n + 1    gather pipelined with PE 0 -> host (the last step is host only)
  *   ring-exchange 1      every PE sends to its ring successor and predecessor at once
  * `pe_steps` in the report counts the steps that have a PE-to-PE transfer (scatter: n,
- * bcast-host: 2n - 1, upload: n): those are the counts of Propositions 1-4.
+ * bcast-host: 2n - 1, upload: n): those are the counts of Propositions 1-4. The fast broadcasts
+ * (pinet_shuffle_build_fast) are one cut-through step each.
  *
- * Cycle-level contract (store-and-forward, one word per channel per cycle)
+ * Cycle-level contract (one word per channel per cycle; store-and-forward when start = 0)
  * - Cycle 0 is the first cycle of the run (the RTL: the cycle after the edge that samples start).
- * - Step s occupies cycles B_s .. B_s + L_s, L_s = max words of a transfer in step s. B_0 = 0,
- *   B_{s+1} = B_s + 1 + L_s. Cycle B_s is the SETUP cycle: no channel carries a word.
- * - Word i (0-based) of every transfer of step s crosses its channel in cycle B_s + 1 + i, words in
- *   ascending address order (source address src_offset + i, destination dst_offset + i). A shorter
- *   transfer's channel is idle for the rest of the step. A channel is valid only when it carries a
- *   word.
+ * - Step s occupies cycles B_s .. B_s + L_s, L_s = max (start + words) of a transfer in step s.
+ *   B_0 = 0, B_{s+1} = B_s + 1 + L_s. Cycle B_s is the SETUP cycle: no channel carries a word.
+ * - Word i (0-based) of a transfer of step s crosses its channel in cycle B_s + 1 + start + i,
+ *   words in ascending address order (source address src_offset + i, destination
+ *   dst_offset + i). The channel is idle before and after its transfer's words. A channel is
+ *   valid only when it carries a word. (The RTL runs start = 0 only, for now: issue 11.)
  * - Reads see the memory as it is at the start of the cycle; writes take effect at the end of the
  *   cycle (the closing clock edge): COPY writes the word, ADD writes (word after that cycle's COPY,
  *   or the old word) + the incoming word; two words to one address in one cycle are summed by one
  *   adder (integration: the words on channels j and j+N meet in PE j's adder).
  * - done is high in cycle T = B_S (S = number of steps), i.e. the cycle after the last word of the
- *   last step, and stays high. T = S + sum_s L_s = the cost model with c = 1, a = 1, b = 0.
+ *   last step, and stays high. T = S + sum_s L_s = the cost model with c = 1, a = 1, b = 0
+ *   (link_time = sum_s L_s counts the starts too).
  */
 #ifndef PINET_SHUFFLE_H
 #define PINET_SHUFFLE_H
@@ -164,6 +181,9 @@ typedef struct pinet_shuffle_transfer {
   uint32_t dst_offset; /* first destination address */
   uint32_t words;      /* >= 1; word i goes src_offset + i -> dst_offset + i */
   pinet_shuffle_combine combine;
+  uint32_t start;      /* cycle offset in its step: word i crosses in cycle B_s + 1 + start + i.
+                        * 0 = store-and-forward (every paper schedule); >= 1 = cut-through, may
+                        * forward words received earlier in the same step (see the rules above) */
 } pinet_shuffle_transfer;
 
 /* ---- schedules --------------------------------------------------------------------------- */
@@ -183,6 +203,25 @@ pinet_status pinet_shuffle_words_quantum(pinet_shuffle_op op, uint32_t pes, uint
  * multiple of the quantum; PINET_ERR_NOMEM. */
 pinet_status pinet_shuffle_build(pinet_shuffle_schedule **out, pinet_shuffle_op op, uint32_t pes,
                                  uint32_t words);
+
+/* The fast schedule of `op` (issue 11; docs/shuffle.md section 13): cut-through transfers
+ * (start >= 1) that finish at the link-capacity bound (pinet_shuffle_link_bound).
+ *   bcast       one step over two arc-disjoint spanning trees rooted at PE 0, both of depth n:
+ *               F on forward channels (PE 0 -> 1, p -> 2p, 2p+1) carries [0, ceil(M/2)), B on
+ *               backward channels (F mirrored by bit reversal: 0 -> N/2, y -> floor(y/2),
+ *               floor(y/2) + N/2) carries the rest; a transfer into a depth-d PE starts at d - 1.
+ *               T = ceil(M/2) + n.
+ *   bcast-host  one step: host -> PE 0 (start 0), then tree F with starts shifted by 1.
+ *               T = M + n + 1.
+ *   other ops   no faster schedule yet: exactly pinet_shuffle_build's.
+ * M: any 1 .. PINET_SHUFFLE_MAX_WORDS for bcast and bcast-host (no packet quantum); the other
+ * ops as pinet_shuffle_build. Memories, regions and errors as pinet_shuffle_build. */
+pinet_status pinet_shuffle_build_fast(pinet_shuffle_schedule **out, pinet_shuffle_op op,
+                                      uint32_t pes, uint32_t words);
+
+/* 1 if some transfer of the schedule has start != 0 (cut-through), else 0 (also for NULL). An
+ * executor that runs a step as "all reads, then all writes" (MPI) must refuse such a schedule. */
+int pinet_shuffle_schedule_cut_through(const pinet_shuffle_schedule *sched);
 
 /* Ring exchange layout: in one step PE ring[r] sends `words` words from next_src to ring[r+1]'s
  * next_dst, and `words` words from prev_src to ring[r-1]'s prev_dst, with `combine`. */
@@ -228,8 +267,8 @@ pinet_status pinet_shuffle_schedule_create(pinet_shuffle_schedule **out, uint32_
 pinet_status pinet_shuffle_schedule_add_step(pinet_shuffle_schedule *sched);
 /* Append `t` to the last step. PINET_ERR_ILLEGAL_STATE if finished or no step is open;
  * PINET_ERR_RANGE if the channel does not exist, src/dst are not its ends, words is 0, a range
- * leaves its memory or the combine is unknown; PINET_ERR_ILLEGAL_MOVE if the channel is already
- * used in this step; PINET_ERR_NOMEM. */
+ * leaves its memory, start + words >= 2^32 or the combine is unknown; PINET_ERR_ILLEGAL_MOVE if
+ * the channel is already used in this step; PINET_ERR_NOMEM. */
 pinet_status pinet_shuffle_schedule_add(pinet_shuffle_schedule *sched,
                                         const pinet_shuffle_transfer *t);
 /* Check the whole schedule (an empty step, or no step at all, is PINET_ERR_ILLEGAL_STATE; a
@@ -308,9 +347,9 @@ typedef struct pinet_shuffle_report {
   uint32_t pe_steps;         /* steps with at least one PE-to-PE transfer */
   uint64_t words_moved;      /* sum of all transfer lengths */
   uint64_t words_summed;     /* sum of all ADD transfer lengths (element additions) */
-  uint64_t link_time;        /* sum over steps of the longest transfer = sum of L_s */
+  uint64_t link_time;        /* sum over steps of L_s = max (start + words) of a transfer */
   uint64_t sum_time;         /* sum over steps of the most words one PE (or host) adds */
-  uint64_t pe_link_time;     /* link_time with the host channels left out */
+  uint64_t pe_link_time;     /* link_time with the host channels left out (start + words) */
   uint64_t max_channel_words; /* the largest per-channel total */
   uint64_t cycles;           /* the cycle model: the cycle in which done rises */
   double cost;               /* c steps + a link_time + b sum_time */
@@ -349,6 +388,11 @@ pinet_status pinet_shuffle_report_compute(const pinet_shuffle_schedule *sched,
  * quantum (pinet_shuffle_words_quantum; 4 for ring-exchange). */
 pinet_status pinet_shuffle_link_bound(pinet_shuffle_op op, uint32_t pes, uint64_t words,
                                       uint64_t *cycles);
+
+/* The same bound for the M that pinet_shuffle_build_fast takes: any M >= 1 for bcast and
+ * bcast-host (no packet quantum), the other ops as above. Errors as pinet_shuffle_link_bound. */
+pinet_status pinet_shuffle_link_bound_fast(pinet_shuffle_op op, uint32_t pes, uint64_t words,
+                                           uint64_t *cycles);
 
 /* ---- the embedded ring ------------------------------------------------------------------- */
 

@@ -31,7 +31,8 @@ extern "C" {
  * (mem_words elements of `elem`); rank 0 also the host memory `host_mem` (host_words elements;
  * NULL is fine when host_words is 0, and on the other ranks). Every rank must pass the same
  * schedule. PINET_ERR_NULL; PINET_ERR_SIZE if the communicator's size is not the schedule's N;
- * PINET_ERR_RANGE (elem); PINET_ERR_ILLEGAL_STATE (not finished); PINET_ERR_MISMATCH if the
+ * PINET_ERR_RANGE (elem); PINET_ERR_ILLEGAL_STATE (not finished, or cut-through: a transfer
+ * with start != 0, pinet_shuffle_schedule_cut_through); PINET_ERR_MISMATCH if the
  * ranks' schedules differ (N, words, steps); PINET_ERR_NOMEM. On an error nothing is changed. */
 pinet_status pinet_shuffle_mpi_execute(const pinet_shuffle_schedule *sched,
                                        pinet_shuffle_elem elem, void *mem, void *host_mem,

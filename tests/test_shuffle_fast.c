@@ -1,0 +1,486 @@
+/* test_shuffle_fast.c - unit tests of the cut-through transfers and the fast schedules (issue 11,
+ * docs/shuffle.md section 13): the fast broadcasts deliver the root's (host's) words to every PE
+ * for i32/f32/f64, finish exactly at the link-capacity bound, use only de Bruijn channels
+ * between their ends (never a self-loop), carry at most one word per channel per cycle, and the
+ * cycle simulator ends with the engine's memories; the cycle-exact validity rules on hand-made
+ * schedules; the argument checks. Random data print their seed (override with PINET_TEST_SEED)
+ * and every failure names the seed and case. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pinet/rng.h"
+#include "pinet/shuffle.h"
+#include "test_support.h"
+
+static uint64_t g_seed = 20241125u;
+
+#define CHECK(cond, ...)                                                \
+  do {                                                                  \
+    if (!(cond)) {                                                      \
+      print_error("seed %" PRIu64 ": ", g_seed);                        \
+      print_error(__VA_ARGS__);                                         \
+      print_error("\n");                                                \
+      fail_msg("check failed: %s (%s:%d)", #cond, __FILE__, __LINE__); \
+    }                                                                   \
+  } while (0)
+
+/* Words per run at most (N * M), so that N = 1024 stays fast: M is capped to this / N. */
+#define WORD_BUDGET (1u << 20)
+/* Channel-cycle pairs walked with pinet_shuffle_cycle_word at most per case. */
+#define WALK_BUDGET (1u << 22)
+
+static uint32_t lg(uint32_t n) {
+  uint32_t k = 0;
+  while ((1u << k) < n) {
+    k++;
+  }
+  return k;
+}
+
+/* Independent de Bruijn check of a transfer's ends: a forward channel goes p -> 2p + b mod N,
+ * a backward one back, the host link host <-> PE 0 (section 1 of docs/shuffle.md). Returns 1 if
+ * (src, dst) are joined by channel ch in that direction and src != dst. */
+static int ref_debruijn(uint32_t N, uint32_t ch, int32_t src, int32_t dst) {
+  if (ch == 4u * N) {
+    return src == PINET_SHUFFLE_HOST && dst == 0;
+  }
+  if (ch == 4u * N + 1u) {
+    return src == 0 && dst == PINET_SHUFFLE_HOST;
+  }
+  if (src < 0 || dst < 0 || src == dst || ch >= 4u * N) {
+    return 0;
+  }
+  uint32_t l = ch < 2u * N ? ch : ch - 2u * N; /* the link */
+  uint32_t tail = l / 2u, head = l % N;         /* the shuffle edge tail -> head = 2 tail + b */
+  if (head != (2u * tail) % N && head != (2u * tail + 1u) % N) {
+    return 0;
+  }
+  return ch < 2u * N ? (uint32_t)src == tail && (uint32_t)dst == head
+                     : (uint32_t)src == head && (uint32_t)dst == tail;
+}
+
+/* The bound of section 12, written out here for any M (pinet_shuffle_link_bound wants the
+ * paper's packet quantum; it is compared too when M is a multiple of it). */
+static uint64_t ref_bound(pinet_shuffle_op op, uint32_t N, uint32_t M) {
+  uint32_t n = lg(N);
+  return op == PINET_SHUFFLE_OP_BCAST ? (uint64_t)M / 2u + (M & 1u) + n : (uint64_t)M + n + 1u;
+}
+
+static void **mems_alloc(uint32_t count, size_t words, size_t esize) {
+  void **m = xcalloc(count, sizeof *m);
+  for (uint32_t i = 0; i < count; i++) {
+    m[i] = xcalloc(words ? words : 1, esize);
+  }
+  return m;
+}
+
+static void mems_free(void **m, uint32_t count) {
+  if (m == NULL) {
+    return;
+  }
+  for (uint32_t i = 0; i < count; i++) {
+    free(m[i]);
+  }
+  free(m);
+}
+
+/* Structure: one transfer per channel per step, de Bruijn channels only, no self-loop; the
+ * per-channel word count from the cycle walk equals the transfers' words, at most one word per
+ * channel per cycle, the last word crosses in cycle T - 1. */
+static void check_structure(const pinet_shuffle_schedule *s, const char *what, uint64_t T) {
+  uint32_t N = pinet_shuffle_schedule_pes(s), nch = PINET_SHUFFLE_CHANNELS(N);
+  uint64_t *want = xcalloc(nch, sizeof *want);
+  for (uint32_t st = 0; st < pinet_shuffle_schedule_step_count(s); st++) {
+    const pinet_shuffle_transfer *t = NULL;
+    size_t nt = 0;
+    assert_int_equal(pinet_shuffle_schedule_step(s, st, &t, &nt), PINET_OK);
+    uint8_t *used = xcalloc(nch, 1);
+    for (size_t i = 0; i < nt; i++) {
+      CHECK(ref_debruijn(N, t[i].channel, t[i].src, t[i].dst),
+            "%s: transfer %zu on channel %u from %d to %d is not a de Bruijn channel", what, i,
+            t[i].channel, t[i].src, t[i].dst);
+      CHECK(!used[t[i].channel], "%s: channel %u twice in step %u", what, t[i].channel, st);
+      used[t[i].channel] = 1;
+      want[t[i].channel] += t[i].words;
+    }
+    free(used);
+  }
+  if ((uint64_t)nch * T <= WALK_BUDGET) {
+    uint64_t *seen = xcalloc(nch, sizeof *seen);
+    uint64_t last = 0;
+    for (uint64_t c = 0; c < T + 2u; c++) {
+      for (uint32_t ch = 0; ch < nch; ch++) {
+        pinet_shuffle_word w;
+        assert_int_equal(pinet_shuffle_cycle_word(s, c, ch, &w), PINET_OK);
+        /* cycle_word answers one word per (cycle, channel): counting them checks that no
+         * transfer's words hide behind another's on the same channel */
+        seen[ch] += (uint64_t)(w.valid != 0);
+        last = w.valid && c > last ? c : last;
+        CHECK(!w.valid || c < T, "%s: word on channel %u in cycle %" PRIu64 " >= T", what, ch, c);
+      }
+    }
+    for (uint32_t ch = 0; ch < nch; ch++) {
+      CHECK(seen[ch] == want[ch], "%s: channel %u carries %" PRIu64 " words in the walk, %" PRIu64
+            " in the transfers", what, ch, seen[ch], want[ch]);
+    }
+    CHECK(last + 1u == T, "%s: last word in cycle %" PRIu64 ", T = %" PRIu64, what, last, T);
+    free(seen);
+  }
+  free(want);
+}
+
+/* Execute on `elem` with random input at the schedule's input region; every PE's [0, M) must
+ * equal the input. For i32 also the cycle simulator's final memories must equal the engine's. */
+static void check_results(const pinet_shuffle_schedule *s, pinet_shuffle_elem elem,
+                          pinet_rng *rng, const char *what) {
+  uint32_t N = pinet_shuffle_schedule_pes(s), M = pinet_shuffle_schedule_words(s);
+  uint32_t hw = pinet_shuffle_schedule_host_words(s);
+  size_t es = pinet_shuffle_elem_size(elem);
+  void **pe = mems_alloc(N, M, es);
+  unsigned char *host = xcalloc(hw ? hw : 1, es);
+  unsigned char *input = xcalloc(M, es);
+  for (uint32_t i = 0; i < M; i++) {
+    uint32_t v = (uint32_t)pinet_rng_below(rng, 1u << 30);
+    if (elem == PINET_SHUFFLE_I32) {
+      memcpy(input + i * es, &v, es);
+    } else if (elem == PINET_SHUFFLE_F32) {
+      float f = (float)v * 0.25f;
+      memcpy(input + i * es, &f, es);
+    } else {
+      double d = (double)v * 0.125;
+      memcpy(input + i * es, &d, es);
+    }
+  }
+  int32_t root = pinet_shuffle_schedule_op(s) == PINET_SHUFFLE_OP_BCAST_HOST ? PINET_SHUFFLE_HOST : 0;
+  uint32_t off = 1, w = 0;
+  assert_int_equal(pinet_shuffle_schedule_input_region(s, root, &off, &w), PINET_OK);
+  CHECK(off == 0 && w == M, "%s: input region", what);
+  memcpy(root < 0 ? host : (unsigned char *)pe[0], input, (size_t)M * es);
+  /* the cycle simulator starts from the same memories */
+  pinet_shuffle_cycle *sim = NULL;
+  if (elem == PINET_SHUFFLE_I32) {
+    assert_int_equal(pinet_shuffle_cycle_create(&sim, s, (const uint32_t *const *)pe,
+                                                hw ? (const uint32_t *)(void *)host : NULL),
+                     PINET_OK);
+  }
+  assert_int_equal(pinet_shuffle_execute(s, elem, pe, hw ? host : NULL), PINET_OK);
+  for (uint32_t p = 0; p < N; p++) {
+    assert_int_equal(pinet_shuffle_schedule_output_region(s, (int32_t)p, &off, &w), PINET_OK);
+    CHECK(off == 0 && w == M, "%s: output region of PE %u", what, p);
+    CHECK(memcmp(pe[p], input, (size_t)M * es) == 0, "%s: PE %u does not hold the input", what, p);
+  }
+  if (sim != NULL) {
+    assert_int_equal(pinet_shuffle_cycle_run(sim), PINET_OK);
+    uint64_t T = 0;
+    assert_int_equal(pinet_shuffle_cycle_total(s, &T), PINET_OK);
+    CHECK(pinet_shuffle_cycle_now(sim) == T, "%s: simulator done at %" PRIu64 ", T = %" PRIu64,
+          what, pinet_shuffle_cycle_now(sim), T);
+    for (uint32_t p = 0; p < N; p++) {
+      CHECK(memcmp(pinet_shuffle_cycle_mem(sim, (int32_t)p), pe[p], (size_t)M * 4u) == 0,
+            "%s: simulator memory of PE %u differs from the engine's", what, p);
+    }
+    if (hw > 0) {
+      CHECK(memcmp(pinet_shuffle_cycle_mem(sim, PINET_SHUFFLE_HOST), host, (size_t)hw * 4u) == 0,
+            "%s: simulator host memory differs", what);
+    }
+    pinet_shuffle_cycle_free(sim);
+  }
+  mems_free(pe, N);
+  free(host);
+  free(input);
+}
+
+static void check_fast_bcast(pinet_shuffle_op op, uint32_t N, uint32_t M, pinet_rng *rng) {
+  char what[96];
+  snprintf(what, sizeof what, "fast %s N=%u M=%u", pinet_shuffle_op_name(op), N, M);
+  pinet_shuffle_schedule *s = NULL;
+  pinet_status st = pinet_shuffle_build_fast(&s, op, N, M);
+  CHECK(st == PINET_OK, "%s: build status %d", what, (int)st);
+  CHECK(pinet_shuffle_schedule_step_count(s) == 1, "%s: %u steps", what,
+        pinet_shuffle_schedule_step_count(s));
+  /* N = 2 from PE 0: both trees are one hop, all starts 0 */
+  int want_ct = op == PINET_SHUFFLE_OP_BCAST_HOST || N > 2u;
+  CHECK(pinet_shuffle_schedule_cut_through(s) == want_ct, "%s: cut_through", what);
+  uint64_t T = 0, bound = 0;
+  assert_int_equal(pinet_shuffle_cycle_total(s, &T), PINET_OK);
+  CHECK(T == ref_bound(op, N, M), "%s: T = %" PRIu64 ", bound %" PRIu64, what, T,
+        ref_bound(op, N, M));
+  assert_int_equal(pinet_shuffle_link_bound_fast(op, N, M, &bound), PINET_OK);
+  CHECK(T == bound, "%s: T = %" PRIu64 ", pinet_shuffle_link_bound_fast %" PRIu64, what, T, bound);
+  if (M % lg(N) == 0) {
+    assert_int_equal(pinet_shuffle_link_bound(op, N, M, &bound), PINET_OK);
+    CHECK(T == bound, "%s: T = %" PRIu64 ", pinet_shuffle_link_bound %" PRIu64, what, T, bound);
+  }
+  pinet_shuffle_report rep;
+  assert_int_equal(pinet_shuffle_report_compute(s, NULL, &rep), PINET_OK);
+  CHECK(rep.cycles == T && rep.link_time + rep.steps == T, "%s: report cycles %" PRIu64
+        " link_time %" PRIu64, what, rep.cycles, rep.link_time);
+  check_structure(s, what, T);
+  check_results(s, PINET_SHUFFLE_I32, rng, what);
+  check_results(s, PINET_SHUFFLE_F32, rng, what);
+  check_results(s, PINET_SHUFFLE_F64, rng, what);
+  pinet_shuffle_schedule_free(s);
+}
+
+static void test_shuffle_fast_bcast(void **state) {
+  (void)state;
+  pinet_rng rng;
+  pinet_rng_seed(&rng, g_seed);
+  const pinet_shuffle_op ops[2] = {PINET_SHUFFLE_OP_BCAST, PINET_SHUFFLE_OP_BCAST_HOST};
+  for (uint32_t N = 2; N <= PINET_SHUFFLE_MAX_PES; N *= 2u) {
+    const uint32_t sizes[6] = {1, 2, 3, 7, 64u * N, 128u * N};
+    for (int o = 0; o < 2; o++) {
+      uint32_t prev = 0;
+      for (int k = 0; k < 6; k++) {
+        uint32_t M = sizes[k] <= WORD_BUDGET / N ? sizes[k] : WORD_BUDGET / N;
+        if (M == prev) {
+          continue; /* capped to the same size as the one before */
+        }
+        prev = M;
+        check_fast_bcast(ops[o], N, M, &rng);
+      }
+    }
+  }
+}
+
+/* The two trees of bcast at N = 8 literally (docs/shuffle.md section 13's picture). */
+static void test_shuffle_fast_bcast_n8_literal(void **state) {
+  (void)state;
+  pinet_shuffle_schedule *s = NULL;
+  assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_BCAST, 8, 5), PINET_OK);
+  const pinet_shuffle_transfer *t = NULL;
+  size_t nt = 0;
+  assert_int_equal(pinet_shuffle_schedule_step(s, 0, &t, &nt), PINET_OK);
+  /* {src, dst, channel, offset, words, start} */
+  static const uint32_t want[14][6] = {
+      /* F: 0 -> 1 -> 2, 3; 2 -> 4, 5; 3 -> 6, 7 on forward channels, words [0, 3) */
+      {0, 1, 1, 0, 3, 0}, {1, 2, 2, 0, 3, 1}, {1, 3, 3, 0, 3, 1}, {2, 4, 4, 0, 3, 2},
+      {2, 5, 5, 0, 3, 2}, {3, 6, 6, 0, 3, 2}, {3, 7, 7, 0, 3, 2},
+      /* B: 0 -> 4 -> 2, 6; 2 -> 1, 5; 6 -> 3, 7 on backward channels, words [3, 5) */
+      {0, 4, 24, 3, 2, 0}, {4, 2, 20, 3, 2, 1}, {4, 6, 28, 3, 2, 1}, {2, 1, 18, 3, 2, 2},
+      {2, 5, 26, 3, 2, 2}, {6, 3, 22, 3, 2, 2}, {6, 7, 30, 3, 2, 2}};
+  assert_int_equal(nt, 14);
+  for (size_t i = 0; i < nt; i++) {
+    CHECK((uint32_t)t[i].src == want[i][0] && (uint32_t)t[i].dst == want[i][1] &&
+              t[i].channel == want[i][2] && t[i].src_offset == want[i][3] &&
+              t[i].dst_offset == want[i][3] && t[i].words == want[i][4] &&
+              t[i].start == want[i][5] && t[i].combine == PINET_SHUFFLE_COPY,
+          "N=8 transfer %zu: %d -> %d ch %u off %u words %u start %u", i, t[i].src, t[i].dst,
+          t[i].channel, t[i].src_offset, t[i].words, t[i].start);
+  }
+  uint64_t T = 0;
+  assert_int_equal(pinet_shuffle_cycle_total(s, &T), PINET_OK);
+  assert_int_equal(T, 3 + 3); /* ceil(5/2) + n */
+  pinet_shuffle_schedule_free(s);
+}
+
+/* Every other op: the fast schedule is the paper's, transfer for transfer. */
+static void test_shuffle_fast_others_are_paper(void **state) {
+  (void)state;
+  const pinet_shuffle_op ops[5] = {PINET_SHUFFLE_OP_SCATTER, PINET_SHUFFLE_OP_INTEGRATE,
+                                   PINET_SHUFFLE_OP_ALLGATHER, PINET_SHUFFLE_OP_GATHER,
+                                   PINET_SHUFFLE_OP_UPLOAD};
+  for (uint32_t N = 2; N <= 64; N *= 2u) {
+    for (int o = 0; o < 5; o++) {
+      pinet_shuffle_schedule *a = NULL, *b = NULL;
+      assert_int_equal(pinet_shuffle_build(&a, ops[o], N, 4u * N), PINET_OK);
+      assert_int_equal(pinet_shuffle_build_fast(&b, ops[o], N, 4u * N), PINET_OK);
+      CHECK(pinet_shuffle_schedule_step_count(a) == pinet_shuffle_schedule_step_count(b),
+            "%s N=%u steps", pinet_shuffle_op_name(ops[o]), N);
+      CHECK(!pinet_shuffle_schedule_cut_through(b), "%s N=%u start", pinet_shuffle_op_name(ops[o]),
+            N);
+      for (uint32_t st = 0; st < pinet_shuffle_schedule_step_count(a); st++) {
+        const pinet_shuffle_transfer *ta = NULL, *tb = NULL;
+        size_t na = 0, nb = 0;
+        assert_int_equal(pinet_shuffle_schedule_step(a, st, &ta, &na), PINET_OK);
+        assert_int_equal(pinet_shuffle_schedule_step(b, st, &tb, &nb), PINET_OK);
+        CHECK(na == nb && memcmp(ta, tb, na * sizeof *ta) == 0, "%s N=%u step %u",
+              pinet_shuffle_op_name(ops[o]), N, st);
+      }
+      pinet_shuffle_schedule_free(a);
+      pinet_shuffle_schedule_free(b);
+    }
+  }
+  /* and the paper broadcasts have no cut-through transfer */
+  pinet_shuffle_schedule *p = NULL;
+  assert_int_equal(pinet_shuffle_build(&p, PINET_SHUFFLE_OP_BCAST_HOST, 64, 6 * 64), PINET_OK);
+  assert_int_equal(pinet_shuffle_schedule_cut_through(p), 0);
+  pinet_shuffle_schedule_free(p);
+  assert_int_equal(pinet_shuffle_schedule_cut_through(NULL), 0);
+}
+
+static void test_shuffle_fast_bad_input(void **state) {
+  (void)state;
+  pinet_shuffle_schedule *s = NULL;
+  assert_int_equal(pinet_shuffle_build_fast(NULL, PINET_SHUFFLE_OP_BCAST, 8, 8), PINET_ERR_NULL);
+  assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_BCAST, 6, 8), PINET_ERR_SIZE);
+  assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_BCAST, 2048, 8), PINET_ERR_SIZE);
+  assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_BCAST, 8, 0), PINET_ERR_RANGE);
+  assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_BCAST_HOST, 8,
+                                            PINET_SHUFFLE_MAX_WORDS + 1u),
+                   PINET_ERR_RANGE);
+  assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_RING_EXCHANGE, 8, 8),
+                   PINET_ERR_RANGE);
+  assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_CUSTOM, 8, 8), PINET_ERR_RANGE);
+  assert_int_equal(pinet_shuffle_build_fast(&s, (pinet_shuffle_op)99, 8, 8), PINET_ERR_RANGE);
+  /* the other ops keep their quantum */
+  assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_INTEGRATE, 8, 12),
+                   PINET_ERR_MISMATCH);
+  assert_null(s);
+  /* the fast broadcasts have none: M = 8 on N = 8 is not a multiple of n = 3 */
+  assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_BCAST, 8, 8), PINET_OK);
+  pinet_shuffle_schedule_free(s);
+  s = NULL;
+  assert_int_equal(pinet_shuffle_build(&s, PINET_SHUFFLE_OP_BCAST, 8, 8), PINET_ERR_MISMATCH);
+  /* the bound for the fast schedules' M: any M for the broadcasts, the quantum for the others */
+  uint64_t b = 0;
+  assert_int_equal(pinet_shuffle_link_bound_fast(PINET_SHUFFLE_OP_BCAST, 8, 8, &b), PINET_OK);
+  assert_int_equal(b, 4 + 3);
+  assert_int_equal(pinet_shuffle_link_bound_fast(PINET_SHUFFLE_OP_BCAST_HOST, 8, 7, &b), PINET_OK);
+  assert_int_equal(b, 7 + 3 + 1);
+  assert_int_equal(pinet_shuffle_link_bound(PINET_SHUFFLE_OP_BCAST, 8, 8, &b), PINET_ERR_MISMATCH);
+  assert_int_equal(pinet_shuffle_link_bound_fast(PINET_SHUFFLE_OP_GATHER, 8, 12, &b),
+                   PINET_ERR_MISMATCH);
+  assert_int_equal(pinet_shuffle_link_bound_fast(PINET_SHUFFLE_OP_BCAST, 8, 0, &b),
+                   PINET_ERR_RANGE);
+  assert_int_equal(pinet_shuffle_link_bound_fast(PINET_SHUFFLE_OP_BCAST, 8, 8, NULL),
+                   PINET_ERR_NULL);
+}
+
+/* ---- cut-through validity on hand-made schedules -------------------------------------------- */
+
+static pinet_shuffle_transfer xfer(uint32_t N, uint32_t ch, uint32_t off, uint32_t words,
+                                   pinet_shuffle_combine cmb, uint32_t start) {
+  pinet_shuffle_transfer t;
+  memset(&t, 0, sizeof t);
+  assert_int_equal(pinet_shuffle_channel_ends(N, ch, &t.src, &t.dst), PINET_OK);
+  t.channel = ch;
+  t.src_offset = off;
+  t.dst_offset = off;
+  t.words = words;
+  t.combine = cmb;
+  t.start = start;
+  return t;
+}
+
+/* One step of `count` transfers on N = 4, M = 8: the finish status, and when valid the engine
+ * and the cycle simulator agree and PE 3's [0, 4) is `expect3` (NULL = not checked). */
+static void run_custom(const pinet_shuffle_transfer *t, size_t count, pinet_status expect,
+                       const uint32_t *expect3, const char *what) {
+  const uint32_t N = 4, M = 8;
+  pinet_shuffle_schedule *s = NULL;
+  assert_int_equal(pinet_shuffle_schedule_create(&s, N, M, 0), PINET_OK);
+  assert_int_equal(pinet_shuffle_schedule_add_step(s), PINET_OK);
+  for (size_t i = 0; i < count; i++) {
+    assert_int_equal(pinet_shuffle_schedule_add(s, &t[i]), PINET_OK);
+  }
+  pinet_status st = pinet_shuffle_schedule_finish(s);
+  CHECK(st == expect, "%s: finish status %d, want %d", what, (int)st, (int)expect);
+  if (st == PINET_OK) {
+    /* PE p holds 100 p + address */
+    void **pe = mems_alloc(N, M, 4);
+    for (uint32_t p = 0; p < N; p++) {
+      for (uint32_t a = 0; a < M; a++) {
+        ((uint32_t *)pe[p])[a] = 100u * p + a;
+      }
+    }
+    pinet_shuffle_cycle *sim = NULL;
+    assert_int_equal(pinet_shuffle_cycle_create(&sim, s, (const uint32_t *const *)pe, NULL),
+                     PINET_OK);
+    assert_int_equal(pinet_shuffle_execute(s, PINET_SHUFFLE_I32, pe, NULL), PINET_OK);
+    assert_int_equal(pinet_shuffle_cycle_run(sim), PINET_OK);
+    for (uint32_t p = 0; p < N; p++) {
+      CHECK(memcmp(pinet_shuffle_cycle_mem(sim, (int32_t)p), pe[p], M * 4u) == 0,
+            "%s: PE %u engine != cycle model", what, p);
+    }
+    if (expect3 != NULL) {
+      CHECK(memcmp(pe[3], expect3, 4 * 4u) == 0, "%s: PE 3 holds %u %u %u %u", what,
+            ((uint32_t *)pe[3])[0], ((uint32_t *)pe[3])[1], ((uint32_t *)pe[3])[2],
+            ((uint32_t *)pe[3])[3]);
+    }
+    pinet_shuffle_cycle_free(sim);
+    mems_free(pe, N);
+  }
+  pinet_shuffle_schedule_free(s);
+}
+
+static void test_shuffle_fast_cut_through_rules(void **state) {
+  (void)state;
+  const uint32_t N = 4;
+  /* N = 4 channels: 1 = 0 -> 1, 3 = 1 -> 3, 5 = 2 -> 1 (forward links 1, 3, 5). PE 1 relays
+   * words of PE 0 to PE 3; PE p holds 100 p + address before the step. */
+  const pinet_shuffle_combine C = PINET_SHUFFLE_COPY, A = PINET_SHUFFLE_ADD;
+  const uint32_t from0[4] = {0, 1, 2, 3};        /* PE 0's words, relayed */
+  const uint32_t old1[4] = {100, 101, 102, 103}; /* PE 1's own words */
+  const uint32_t sum02[4] = {200, 202, 204, 206}; /* PE 0's + PE 2's */
+  /* one cycle later: word i lands in PE 1 in cycle i, leaves in cycle i + 1: legal */
+  pinet_shuffle_transfer later[2] = {xfer(N, 1, 0, 4, C, 0), xfer(N, 3, 0, 4, C, 1)};
+  run_custom(later, 2, PINET_OK, from0, "cut-through one cycle later");
+  /* the same with the forwarding hop listed first (results never depend on the list order) */
+  pinet_shuffle_transfer later_swapped[2] = {later[1], later[0]};
+  run_custom(later_swapped, 2, PINET_OK, from0, "cut-through, list order swapped");
+  /* three cycles later is as good: every write before the read */
+  pinet_shuffle_transfer much_later[2] = {xfer(N, 1, 0, 4, C, 0), xfer(N, 3, 0, 4, C, 3)};
+  run_custom(much_later, 2, PINET_OK, from0, "cut-through three cycles later");
+  /* read in the cycle the word is written, by a cut-through transfer: refused */
+  pinet_shuffle_transfer same[2] = {xfer(N, 1, 0, 4, C, 1), xfer(N, 3, 0, 4, C, 1)};
+  run_custom(same, 2, PINET_ERR_ILLEGAL_MOVE, NULL, "cut-through read in the write's cycle");
+  /* a cut-through read before every write: legal, sees PE 1's old words */
+  pinet_shuffle_transfer before[2] = {xfer(N, 1, 0, 4, C, 2), xfer(N, 3, 0, 4, C, 1)};
+  run_custom(before, 2, PINET_OK, old1, "cut-through read before the write");
+  /* store-and-forward in the write's cycle: legal as in the paper rules, sees the old words */
+  pinet_shuffle_transfer saf_same[2] = {xfer(N, 1, 0, 4, C, 0), xfer(N, 3, 0, 4, C, 0)};
+  run_custom(saf_same, 2, PINET_OK, old1, "store-and-forward, same cycle");
+  /* the old hazard, all starts 0: PE 1 receives into [1,5) and sends [0,4): address a written
+   * in cycle a - 1, read in cycle a: still refused */
+  pinet_shuffle_transfer old_hazard[2] = {xfer(N, 1, 1, 4, C, 0), xfer(N, 3, 0, 4, C, 0)};
+  run_custom(old_hazard, 2, PINET_ERR_ILLEGAL_MOVE, NULL, "old read-after-write hazard");
+  /* the same pattern with start 1 on both: the reader is cut-through, it reads address a in
+   * cycle a + 1, one cycle after the word landed: legal (address 0 is never written) */
+  const uint32_t mixed[4] = {100, 1, 2, 3};
+  pinet_shuffle_transfer shifted[2] = {xfer(N, 1, 1, 4, C, 1), xfer(N, 3, 0, 4, C, 1)};
+  run_custom(shifted, 2, PINET_OK, mixed, "the old hazard's pattern, cut-through");
+  /* a cut-through read between two writes of one address: PE 1's address 1 gets an ADD from
+   * PE 2 in cycle 0 and one from PE 0 in cycle 3, and is read in cycle 2: refused */
+  pinet_shuffle_transfer half[3] = {xfer(N, 5, 1, 1, A, 0), xfer(N, 1, 1, 1, A, 3),
+                                    xfer(N, 3, 0, 4, C, 1)};
+  run_custom(half, 3, PINET_ERR_ILLEGAL_MOVE, NULL, "cut-through read between two writes");
+  /* cut-through after an integration adder: COPY from PE 0 and ADD from PE 2 land in cycles
+   * 0..3, PE 1 forwards the sums from cycle 1 on */
+  pinet_shuffle_transfer adder[3] = {xfer(N, 1, 0, 4, C, 0), xfer(N, 5, 0, 4, A, 0),
+                                     xfer(N, 3, 0, 4, C, 1)};
+  run_custom(adder, 3, PINET_OK, sum02, "cut-through after the adder");
+  /* start + words beyond 2^32 - 1 */
+  pinet_shuffle_schedule *s = NULL;
+  assert_int_equal(pinet_shuffle_schedule_create(&s, N, 8, 0), PINET_OK);
+  assert_int_equal(pinet_shuffle_schedule_add_step(s), PINET_OK);
+  pinet_shuffle_transfer big = xfer(N, 1, 0, 4, C, UINT32_MAX - 3u);
+  assert_int_equal(pinet_shuffle_schedule_add(s, &big), PINET_ERR_RANGE);
+  big.start = UINT32_MAX - 4u;
+  assert_int_equal(pinet_shuffle_schedule_add(s, &big), PINET_OK);
+  pinet_shuffle_schedule_free(s);
+}
+
+int main(void) {
+  const char *env = getenv("PINET_TEST_SEED");
+  if (env != NULL && env[0] != '\0') {
+    g_seed = strtoull(env, NULL, 0);
+  }
+  printf("test_shuffle_fast: seed %" PRIu64 " (set PINET_TEST_SEED to change)\n", g_seed);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_shuffle_fast_bcast),
+      cmocka_unit_test(test_shuffle_fast_bcast_n8_literal),
+      cmocka_unit_test(test_shuffle_fast_others_are_paper),
+      cmocka_unit_test(test_shuffle_fast_bad_input),
+      cmocka_unit_test(test_shuffle_fast_cut_through_rules),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
