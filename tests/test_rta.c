@@ -1396,12 +1396,7 @@ static void test_rta_ctrl_names(void **state) {
 }
 
 int main(void) {
-  const char *env = getenv("PINET_TEST_SEED");
-  if (env != NULL && env[0] != '\0') {
-    g_seed = strtoull(env, NULL, 0);
-  }
-  printf("test_rta: seed %" PRIu64 " (set PINET_TEST_SEED to override)\n", g_seed);
-  fflush(stdout);
+  g_seed = test_seed("test_rta", g_seed);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rta_geometry_sizes),
       cmocka_unit_test(test_rta_switch_addressing),

@@ -25,15 +25,7 @@
 
 static uint64_t g_seed = 20240611u;
 
-#define CHECK(cond, ...)                                                \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
-      print_error("seed %" PRIu64 ": ", g_seed);                        \
-      print_error(__VA_ARGS__);                                         \
-      print_error("\n");                                                \
-      fail_msg("check failed: %s (%s:%d)", #cond, __FILE__, __LINE__); \
-    }                                                                   \
-  } while (0)
+#define CHECK(cond, ...) CHECK_SEED(g_seed, cond, __VA_ARGS__)
 
 static uint32_t lg(uint32_t n) {
   uint32_t k = 0;
@@ -1277,11 +1269,7 @@ static void test_shuffle_builtins_pass_rules(void **state) {
 }
 
 int main(void) {
-  const char *env = getenv("PINET_TEST_SEED");
-  if (env != NULL && env[0] != '\0') {
-    g_seed = strtoull(env, NULL, 0);
-  }
-  printf("test_shuffle: seed %" PRIu64 " (set PINET_TEST_SEED to change)\n", g_seed);
+  g_seed = test_seed("test_shuffle", g_seed);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_shuffle_topology),
       cmocka_unit_test(test_shuffle_bad_input),

@@ -22,15 +22,7 @@
 
 static uint64_t g_seed = 20241125u;
 
-#define CHECK(cond, ...)                                                \
-  do {                                                                  \
-    if (!(cond)) {                                                      \
-      print_error("seed %" PRIu64 ": ", g_seed);                        \
-      print_error(__VA_ARGS__);                                         \
-      print_error("\n");                                                \
-      fail_msg("check failed: %s (%s:%d)", #cond, __FILE__, __LINE__); \
-    }                                                                   \
-  } while (0)
+#define CHECK(cond, ...) CHECK_SEED(g_seed, cond, __VA_ARGS__)
 
 /* Words per run at most (N * M), so that N = 1024 stays fast: M is capped to this / N. */
 #define WORD_BUDGET (1u << 20)
@@ -470,11 +462,7 @@ static void test_shuffle_fast_cut_through_rules(void **state) {
 }
 
 int main(void) {
-  const char *env = getenv("PINET_TEST_SEED");
-  if (env != NULL && env[0] != '\0') {
-    g_seed = strtoull(env, NULL, 0);
-  }
-  printf("test_shuffle_fast: seed %" PRIu64 " (set PINET_TEST_SEED to change)\n", g_seed);
+  g_seed = test_seed("test_shuffle_fast", g_seed);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_shuffle_fast_bcast),
       cmocka_unit_test(test_shuffle_fast_bcast_n8_literal),

@@ -6,6 +6,7 @@
 #ifndef PINET_TEST_SUPPORT_H
 #define PINET_TEST_SUPPORT_H
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,5 +30,26 @@ static inline void *xcalloc(size_t count, size_t size) {
 static inline void *xrealloc(void *p, size_t bytes) {
   return test_alloc_or_abort(realloc(p, bytes ? bytes : 1), bytes);
 }
+
+/* The seed of a test with random cases: PINET_TEST_SEED when set, else `fallback`. Printed with
+ * the test's name, so that a failure can be replayed. */
+static inline uint64_t test_seed(const char *test, uint64_t fallback) {
+  const char *env = getenv("PINET_TEST_SEED");
+  uint64_t seed = (env != NULL && env[0] != '\0') ? strtoull(env, NULL, 0) : fallback;
+  printf("%s: seed %" PRIu64 " (set PINET_TEST_SEED to change)\n", test, seed);
+  fflush(stdout);
+  return seed;
+}
+
+/* A check that names the seed and a formatted message when it fails (cmocka.h comes first). */
+#define CHECK_SEED(seed, cond, ...)                                     \
+  do {                                                                  \
+    if (!(cond)) {                                                      \
+      print_error("seed %" PRIu64 ": ", (seed));                        \
+      print_error(__VA_ARGS__);                                         \
+      print_error("\n");                                                \
+      fail_msg("check failed: %s (%s:%d)", #cond, __FILE__, __LINE__); \
+    }                                                                   \
+  } while (0)
 
 #endif
