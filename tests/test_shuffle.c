@@ -35,26 +35,6 @@ static uint32_t lg(uint32_t n) {
   return k;
 }
 
-static void **mems_alloc(uint32_t count, size_t words, size_t esize) {
-  void **m = xcalloc(count, sizeof *m);
-  assert_non_null(m);
-  for (uint32_t i = 0; i < count; i++) {
-    m[i] = xcalloc(words ? words : 1, esize);
-    assert_non_null(m[i]);
-  }
-  return m;
-}
-
-static void mems_free(void **m, uint32_t count) {
-  if (m == NULL) {
-    return;
-  }
-  for (uint32_t i = 0; i < count; i++) {
-    free(m[i]);
-  }
-  free(m);
-}
-
 static pinet_shuffle_schedule *build_ok(pinet_shuffle_op op, uint32_t pes, uint32_t words) {
   pinet_shuffle_schedule *s = NULL;
   pinet_status st = pinet_shuffle_build(&s, op, pes, words);

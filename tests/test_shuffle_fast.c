@@ -66,24 +66,6 @@ static uint64_t ref_bound(pinet_shuffle_op op, uint32_t N, uint32_t M) {
   return op == PINET_SHUFFLE_OP_BCAST ? (uint64_t)M / 2u + (M & 1u) + n : (uint64_t)M + n + 1u;
 }
 
-static void **mems_alloc(uint32_t count, size_t words, size_t esize) {
-  void **m = xcalloc(count, sizeof *m);
-  for (uint32_t i = 0; i < count; i++) {
-    m[i] = xcalloc(words ? words : 1, esize);
-  }
-  return m;
-}
-
-static void mems_free(void **m, uint32_t count) {
-  if (m == NULL) {
-    return;
-  }
-  for (uint32_t i = 0; i < count; i++) {
-    free(m[i]);
-  }
-  free(m);
-}
-
 /* Structure: one transfer per channel per step, de Bruijn channels only, no self-loop; the
  * per-channel word count from the cycle walk equals the transfers' words, at most one word per
  * channel per cycle, the last word crosses in cycle T - 1. */

@@ -7,6 +7,7 @@
 #define PINET_TEST_SUPPORT_H
 
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,6 +30,25 @@ static inline void *xcalloc(size_t count, size_t size) {
 
 static inline void *xrealloc(void *p, size_t bytes) {
   return test_alloc_or_abort(realloc(p, bytes ? bytes : 1), bytes);
+}
+
+/* `count` zero-filled memories of `words` elements of `esize` bytes each (PE memories). */
+static inline void **mems_alloc(uint32_t count, size_t words, size_t esize) {
+  void **m = xcalloc(count, sizeof *m);
+  for (uint32_t i = 0; i < count; i++) {
+    m[i] = xcalloc(words ? words : 1, esize);
+  }
+  return m;
+}
+
+static inline void mems_free(void **m, uint32_t count) {
+  if (m == NULL) {
+    return;
+  }
+  for (uint32_t i = 0; i < count; i++) {
+    free(m[i]);
+  }
+  free(m);
 }
 
 /* The seed of a test with random cases: PINET_TEST_SEED when set, else `fallback`. Printed with

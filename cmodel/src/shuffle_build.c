@@ -234,15 +234,7 @@ pinet_status pinet_shuffle_build(pinet_shuffle_schedule **out, pinet_shuffle_op 
     case PINET_SHUFFLE_OP_UPLOAD: st = build_gather(s, 1); break;
     default: st = PINET_ERR_RANGE; break;
   }
-  if (st == PINET_OK) {
-    st = pinet_shuffle_schedule_finish(s);
-  }
-  if (st != PINET_OK) {
-    pinet_shuffle_schedule_free(s);
-    return st;
-  }
-  *out = s;
-  return PINET_OK;
+  return shuffle_schedule_hand_over(s, st, out);
 }
 
 /* ---- ring exchange -------------------------------------------------------------------------- */
@@ -327,16 +319,8 @@ pinet_status pinet_shuffle_build_ring_exchange(pinet_shuffle_schedule **out, uin
       st = pinet_shuffle_schedule_add(s, &to_prev);
     }
   }
-  if (st == PINET_OK) {
-    st = pinet_shuffle_schedule_finish(s);
-  }
   free(own);
-  if (st != PINET_OK) {
-    pinet_shuffle_schedule_free(s);
-    return st;
-  }
-  *out = s;
-  return PINET_OK;
+  return shuffle_schedule_hand_over(s, st, out);
 }
 
 /* N = 2: PE 0 and PE 1 are each other's ring successor and predecessor; the block to the
@@ -361,15 +345,7 @@ static pinet_status build_ring_exchange_two(const pinet_shuffle_ring_xchg *x,
   for (int i = 0; i < 4 && st == PINET_OK; i++) {
     st = pinet_shuffle_schedule_add(s, &t[i]);
   }
-  if (st == PINET_OK) {
-    st = pinet_shuffle_schedule_finish(s);
-  }
-  if (st != PINET_OK) {
-    pinet_shuffle_schedule_free(s);
-    return st;
-  }
-  *out = s;
-  return PINET_OK;
+  return shuffle_schedule_hand_over(s, st, out);
 }
 
 pinet_status pinet_shuffle_build_ring_exchange_default(pinet_shuffle_schedule **out, uint32_t pes,

@@ -79,15 +79,7 @@ pinet_status pinet_shuffle_build_fast(pinet_shuffle_schedule **out, pinet_shuffl
    * link carries M words anyway, so F alone keeps up with it */
   uint32_t f_words = host ? words : words / 2u + (words & 1u);
   pinet_status st = build_two_trees(s, f_words, host ? 1u : 0u);
-  if (st == PINET_OK) {
-    st = pinet_shuffle_schedule_finish(s);
-  }
-  if (st != PINET_OK) {
-    pinet_shuffle_schedule_free(s);
-    return st;
-  }
-  *out = s;
-  return PINET_OK;
+  return shuffle_schedule_hand_over(s, st, out);
 }
 
 int pinet_shuffle_schedule_cut_through(const pinet_shuffle_schedule *sched) {

@@ -36,4 +36,9 @@ pinet_status shuffle_schedule_alloc(pinet_shuffle_schedule **out, pinet_shuffle_
                                     uint32_t pes, uint32_t words, uint32_t mem_words,
                                     uint32_t host_words);
 
+/* The end of every builder: with st = PINET_OK, finish s and hand it over in *out; otherwise (or
+ * if finishing fails) free s (NULL is fine) and return the error. */
+pinet_status shuffle_schedule_hand_over(pinet_shuffle_schedule *s, pinet_status st,
+                                        pinet_shuffle_schedule **out);
+
 #endif /* PINET_SHUFFLE_PRIVATE_H */

@@ -284,6 +284,19 @@ pinet_status pinet_shuffle_schedule_finish(pinet_shuffle_schedule *sched) {
   return st;
 }
 
+pinet_status shuffle_schedule_hand_over(pinet_shuffle_schedule *s, pinet_status st,
+                                        pinet_shuffle_schedule **out) {
+  if (st == PINET_OK) {
+    st = pinet_shuffle_schedule_finish(s);
+  }
+  if (st != PINET_OK) {
+    pinet_shuffle_schedule_free(s);
+    return st;
+  }
+  *out = s;
+  return PINET_OK;
+}
+
 /* ---- accessors ------------------------------------------------------------------------------ */
 
 pinet_shuffle_op pinet_shuffle_schedule_op(const pinet_shuffle_schedule *sched) {
