@@ -537,10 +537,10 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
     return rc;
   }
   uint32_t quantum = 0;
-  pinet_shuffle_words_quantum(op, pes, &quantum);
-  if (sched_index == 1 &&
-      (op == PINET_SHUFFLE_OP_BCAST || op == PINET_SHUFFLE_OP_BCAST_HOST)) {
-    quantum = 1; /* pinet_shuffle_build_fast: the fast broadcasts take any M */
+  if (sched_index == 0) {
+    pinet_shuffle_words_quantum(op, pes, &quantum);
+  } else {
+    pinet_shuffle_fast_words_quantum(op, pes, &quantum);
   }
   if (words == 0 || words % quantum != 0) {
     return pinet_cli_fail(ctx, PINET_ERR_MISMATCH,

@@ -6,8 +6,8 @@
 /* ceil(x / 2) */
 static uint64_t half_up(uint64_t x) { return x / 2u + (x & 1u); }
 
-/* The bound for M a multiple of `quantum` if `paper`, else of what the formula itself needs
- * (bcast and bcast-host: any M, as pinet_shuffle_build_fast takes). */
+/* The bound for M a multiple of the paper schedule's quantum if `paper`, else of the fast
+ * schedule's (pinet_shuffle_fast_words_quantum). */
 static pinet_status link_bound(pinet_shuffle_op op, uint32_t pes, uint64_t words, int paper,
                                uint64_t *cycles) {
   RETURN_ERROR_IF(cycles == NULL, PINET_ERR_NULL);
@@ -15,10 +15,8 @@ static pinet_status link_bound(pinet_shuffle_op op, uint32_t pes, uint64_t words
   uint32_t quantum = 4; /* ring-exchange: four blocks of W words, as its default builder */
   FORWARD_IF_ERROR(pinet_shuffle_log2(pes, &n));
   if (op != PINET_SHUFFLE_OP_RING_EXCHANGE) {
-    FORWARD_IF_ERROR(pinet_shuffle_words_quantum(op, pes, &quantum));
-  }
-  if (!paper && (op == PINET_SHUFFLE_OP_BCAST || op == PINET_SHUFFLE_OP_BCAST_HOST)) {
-    quantum = 1; /* the paper's packets of M/n words; the formula has no S = M/N */
+    FORWARD_IF_ERROR(paper ? pinet_shuffle_words_quantum(op, pes, &quantum)
+                           : pinet_shuffle_fast_words_quantum(op, pes, &quantum));
   }
   RETURN_ERROR_IF(words == 0 || words > PINET_SHUFFLE_MAX_WORDS, PINET_ERR_RANGE);
   RETURN_ERROR_IF(words % quantum != 0, PINET_ERR_MISMATCH);

@@ -62,12 +62,21 @@ static pinet_status build_two_trees(pinet_shuffle_schedule *s, uint32_t f_words,
   return PINET_OK;
 }
 
+pinet_status pinet_shuffle_fast_words_quantum(pinet_shuffle_op op, uint32_t pes,
+                                              uint32_t *quantum) {
+  FORWARD_IF_ERROR(pinet_shuffle_words_quantum(op, pes, quantum));
+  if (op == PINET_SHUFFLE_OP_BCAST || op == PINET_SHUFFLE_OP_BCAST_HOST) {
+    *quantum = 1; /* the paper's packets of M/n words are gone: one cut-through step */
+  }
+  return PINET_OK;
+}
+
 pinet_status pinet_shuffle_build_fast(pinet_shuffle_schedule **out, pinet_shuffle_op op,
                                       uint32_t pes, uint32_t words) {
   RETURN_ERROR_IF(out == NULL, PINET_ERR_NULL);
   *out = NULL;
   uint32_t quantum = 0;
-  FORWARD_IF_ERROR(pinet_shuffle_words_quantum(op, pes, &quantum));
+  FORWARD_IF_ERROR(pinet_shuffle_fast_words_quantum(op, pes, &quantum));
   if (op != PINET_SHUFFLE_OP_BCAST && op != PINET_SHUFFLE_OP_BCAST_HOST) {
     return pinet_shuffle_build(out, op, pes, words); /* no faster schedule yet */
   }

@@ -219,6 +219,12 @@ pinet_status pinet_shuffle_build(pinet_shuffle_schedule **out, pinet_shuffle_op 
 pinet_status pinet_shuffle_build_fast(pinet_shuffle_schedule **out, pinet_shuffle_op op,
                                       uint32_t pes, uint32_t words);
 
+/* The quantum of M for pinet_shuffle_build_fast: 1 for bcast and bcast-host (no packets),
+ * pinet_shuffle_words_quantum's for the other ops (their fast schedule is the paper's). Errors as
+ * pinet_shuffle_words_quantum. */
+pinet_status pinet_shuffle_fast_words_quantum(pinet_shuffle_op op, uint32_t pes,
+                                              uint32_t *quantum);
+
 /* 1 if some transfer of the schedule has start != 0 (cut-through), else 0 (also for NULL). An
  * executor that runs a step as "all reads, then all writes" (MPI) must refuse such a schedule. */
 int pinet_shuffle_schedule_cut_through(const pinet_shuffle_schedule *sched);
