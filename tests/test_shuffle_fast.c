@@ -2,9 +2,11 @@
  * docs/shuffle.md section 13): the fast broadcasts deliver the root's (host's) words to every PE
  * for i32/f32/f64, finish exactly at the link-capacity bound, use only de Bruijn channels
  * between their ends (never a self-loop), carry at most one word per channel per cycle, and the
- * cycle simulator ends with the engine's memories; the cycle-exact validity rules on hand-made
- * schedules; the argument checks. Random data print their seed (override with PINET_TEST_SEED)
- * and every failure names the seed and case. */
+ * cycle simulator ends with the engine's memories; the fast scatter, upload and gather leave
+ * what the ops' definitions say (and what the paper schedules leave) in their output regions,
+ * take the cycle counts derived here and stay within 5% of the bound at N = 64; the cycle-exact
+ * validity rules on hand-made schedules; the argument checks. Random data print their seed
+ * (override with PINET_TEST_SEED) and every failure names the seed and case. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -59,11 +61,33 @@ static int ref_debruijn(uint32_t N, uint32_t ch, int32_t src, int32_t dst) {
                      : (uint32_t)src == head && (uint32_t)dst == tail;
 }
 
+static uint64_t ceil_half(uint64_t x) { return x / 2u + (x & 1u); }
+
 /* The bound of section 12, written out here for any M (pinet_shuffle_link_bound wants the
  * paper's packet quantum; it is compared too when M is a multiple of it). */
 static uint64_t ref_bound(pinet_shuffle_op op, uint32_t N, uint32_t M) {
   uint32_t n = lg(N);
-  return op == PINET_SHUFFLE_OP_BCAST ? (uint64_t)M / 2u + (M & 1u) + n : (uint64_t)M + n + 1u;
+  switch (op) {
+    case PINET_SHUFFLE_OP_BCAST: return ceil_half(M) + n; /* PE 0's two out-channels, n hops */
+    case PINET_SHUFFLE_OP_BCAST_HOST: return (uint64_t)M + n + 1u;
+    case PINET_SHUFFLE_OP_GATHER: return ceil_half(M - M / N) + 1u; /* PE 0's two in-channels */
+    default: return (uint64_t)M + 1u; /* scatter, upload: every word crosses the host link */
+  }
+}
+
+/* The done cycle of the fast scatter, upload and gather, from docs/shuffle.md section 13
+ * (S = M/N): one setup cycle per step plus the step lengths. Scatter and upload: n + 1 steps,
+ * step d >= 1 ends when the last word of P_d (2^(d-1) S words) has crossed the host link and d
+ * tree hops (d cycles behind), step 0 is S: (n + 1) + M + n(n+1)/2. Gather, N >= 4: n steps; step
+ * 1 is floor(S/2) + 1 (the relay via PE N/2 costs a cycle), step d >= 2 is 2^(d-2) S + d (half of
+ * P_d, d - 1 hops behind PE 1 plus the relay): n + floor(S/2) + 1 + (M/2 - S) + n(n+1)/2 - 1 =
+ * M/2 - ceil(S/2) + n(n+3)/2. Gather, N = 2: one step, ceil(S/2) words on each of two channels. */
+static uint64_t ref_fast_cycles(pinet_shuffle_op op, uint32_t N, uint32_t M) {
+  uint64_t n = lg(N), S = M / N;
+  if (op != PINET_SHUFFLE_OP_GATHER) {
+    return (n + 1u) + M + n * (n + 1u) / 2u;
+  }
+  return N == 2u ? 1u + ceil_half(S) : M / 2u - ceil_half(S) + n * (n + 3u) / 2u;
 }
 
 /* Structure: one transfer per channel per step, de Bruijn channels only, no self-loop; the
@@ -111,6 +135,24 @@ static void check_structure(const pinet_shuffle_schedule *s, const char *what, u
   free(want);
 }
 
+/* `count` random elements of type `elem` into out. */
+static void random_elems(pinet_shuffle_elem elem, pinet_rng *rng, void *out, size_t count) {
+  size_t es = pinet_shuffle_elem_size(elem);
+  unsigned char *o = out;
+  for (size_t i = 0; i < count; i++) {
+    uint32_t v = (uint32_t)pinet_rng_below(rng, 1u << 30);
+    if (elem == PINET_SHUFFLE_I32) {
+      memcpy(o + i * es, &v, es);
+    } else if (elem == PINET_SHUFFLE_F32) {
+      float f = (float)v * 0.25f;
+      memcpy(o + i * es, &f, es);
+    } else {
+      double d = (double)v * 0.125;
+      memcpy(o + i * es, &d, es);
+    }
+  }
+}
+
 /* Execute on `elem` with random input at the schedule's input region; every PE's [0, M) must
  * equal the input. For i32 also the cycle simulator's final memories must equal the engine's. */
 static void check_results(const pinet_shuffle_schedule *s, pinet_shuffle_elem elem,
@@ -121,18 +163,7 @@ static void check_results(const pinet_shuffle_schedule *s, pinet_shuffle_elem el
   void **pe = mems_alloc(N, M, es);
   unsigned char *host = xcalloc(hw ? hw : 1, es);
   unsigned char *input = xcalloc(M, es);
-  for (uint32_t i = 0; i < M; i++) {
-    uint32_t v = (uint32_t)pinet_rng_below(rng, 1u << 30);
-    if (elem == PINET_SHUFFLE_I32) {
-      memcpy(input + i * es, &v, es);
-    } else if (elem == PINET_SHUFFLE_F32) {
-      float f = (float)v * 0.25f;
-      memcpy(input + i * es, &f, es);
-    } else {
-      double d = (double)v * 0.125;
-      memcpy(input + i * es, &d, es);
-    }
-  }
+  random_elems(elem, rng, input, M);
   int32_t root = pinet_shuffle_schedule_op(s) == PINET_SHUFFLE_OP_BCAST_HOST ? PINET_SHUFFLE_HOST : 0;
   uint32_t off = 1, w = 0;
   assert_int_equal(pinet_shuffle_schedule_input_region(s, root, &off, &w), PINET_OK);
@@ -256,14 +287,238 @@ static void test_shuffle_fast_bcast_n8_literal(void **state) {
   pinet_shuffle_schedule_free(s);
 }
 
-/* Every other op: the fast schedule is the paper's, transfer for transfer. */
+/* ---- fast scatter, upload, gather --------------------------------------------------------- */
+
+/* The regions of the ops' definitions (docs/shuffle.md section 2, S = M/N): input (output = 0)
+ * or output region of `pe` (-1 = host); words 0 = none. scatter: host [0,M) -> PE j [jS,S);
+ * upload: PE j [jS,S) -> host [0,M) and PE 0 [0,M); gather: PE j [jS,S) -> PE 0 [0,M). */
+static void ref_region(pinet_shuffle_op op, uint32_t N, uint32_t M, int32_t pe, int output,
+                       uint32_t *off, uint32_t *words) {
+  int scatter = op == PINET_SHUFFLE_OP_SCATTER;
+  *off = 0;
+  *words = 0;
+  if (scatter && !output) {
+    *words = pe < 0 ? M : 0;
+  } else if (scatter || !output) { /* the segment side */
+    *off = pe < 0 ? 0 : (uint32_t)pe * (M / N);
+    *words = pe < 0 ? 0 : M / N;
+  } else {
+    *words = pe == 0 || (pe < 0 && op == PINET_SHUFFLE_OP_UPLOAD) ? M : 0;
+  }
+}
+
+/* mems[0..N-1] are the PEs', mems[N] the host's. */
+static unsigned char *mem_at(void **mems, uint32_t N, int32_t pe) {
+  return mems[pe < 0 ? N : (uint32_t)pe];
+}
+
+/* Run the fast and the paper schedule of one op on the same memories: random data placed at the
+ * input regions of the definition, every other word random too (a word that is never written
+ * shows). Both must leave, in every output region of the definition, the data of its addresses;
+ * for 4-byte elements the cycle simulator (32-bit words) must end with the fast engine's
+ * memories, host included. */
+static void check_sgu_results(const pinet_shuffle_schedule *fast,
+                              const pinet_shuffle_schedule *paper, pinet_shuffle_elem elem,
+                              pinet_rng *rng, const char *what) {
+  pinet_shuffle_op op = pinet_shuffle_schedule_op(fast);
+  uint32_t N = pinet_shuffle_schedule_pes(fast), M = pinet_shuffle_schedule_words(fast);
+  uint32_t hw = pinet_shuffle_schedule_host_words(fast), off = 0, w = 0;
+  size_t es = pinet_shuffle_elem_size(elem);
+  unsigned char *data = xcalloc(M, es);
+  random_elems(elem, rng, data, M);
+  void **mf = mems_alloc(N + 1u, M, es), **mp = mems_alloc(N + 1u, M, es);
+  for (uint32_t p = 0; p <= N; p++) {
+    random_elems(elem, rng, mf[p], M);
+  }
+  for (int32_t p = -1; p < (int32_t)N; p++) {
+    ref_region(op, N, M, p, 0, &off, &w);
+    memcpy(mem_at(mf, N, p) + (size_t)off * es, data + (size_t)off * es, (size_t)w * es);
+  }
+  for (uint32_t p = 0; p <= N; p++) {
+    memcpy(mp[p], mf[p], (size_t)M * es);
+  }
+  pinet_shuffle_cycle *sim = NULL;
+  if (es == 4u) {
+    assert_int_equal(pinet_shuffle_cycle_create(&sim, fast, (const uint32_t *const *)mf,
+                                                hw ? (const uint32_t *)mf[N] : NULL),
+                     PINET_OK);
+  }
+  assert_int_equal(pinet_shuffle_execute(fast, elem, mf, hw ? mf[N] : NULL), PINET_OK);
+  assert_int_equal(pinet_shuffle_execute(paper, elem, mp, hw ? mp[N] : NULL), PINET_OK);
+  for (int32_t p = -1; p < (int32_t)N; p++) {
+    ref_region(op, N, M, p, 1, &off, &w);
+    size_t at = (size_t)off * es, len = (size_t)w * es;
+    CHECK(memcmp(mem_at(mf, N, p) + at, data + at, len) == 0,
+          "%s: fast: memory %d [%u, %u) is not the data", what, p, off, off + w);
+    CHECK(memcmp(mem_at(mp, N, p) + at, data + at, len) == 0,
+          "%s: paper: memory %d [%u, %u) is not the data", what, p, off, off + w);
+    CHECK(memcmp(mem_at(mf, N, p) + at, mem_at(mp, N, p) + at, len) == 0,
+          "%s: memory %d: fast output differs from the paper's", what, p);
+  }
+  if (sim != NULL) {
+    uint64_t T = 0;
+    assert_int_equal(pinet_shuffle_cycle_run(sim), PINET_OK);
+    assert_int_equal(pinet_shuffle_cycle_total(fast, &T), PINET_OK);
+    CHECK(pinet_shuffle_cycle_now(sim) == T, "%s: simulator done at %" PRIu64 ", T = %" PRIu64,
+          what, pinet_shuffle_cycle_now(sim), T);
+    for (int32_t p = hw ? -1 : 0; p < (int32_t)N; p++) {
+      CHECK(memcmp(pinet_shuffle_cycle_mem(sim, p), mem_at(mf, N, p), (size_t)M * 4u) == 0,
+            "%s: simulator memory %d differs from the engine's", what, p);
+    }
+    pinet_shuffle_cycle_free(sim);
+  }
+  mems_free(mf, N + 1u);
+  mems_free(mp, N + 1u);
+  free(data);
+}
+
+static void check_fast_sgu(pinet_shuffle_op op, uint32_t N, uint32_t M, pinet_rng *rng) {
+  char what[96];
+  snprintf(what, sizeof what, "fast %s N=%u M=%u", pinet_shuffle_op_name(op), N, M);
+  pinet_shuffle_schedule *s = NULL, *paper = NULL;
+  pinet_status st = pinet_shuffle_build_fast(&s, op, N, M);
+  CHECK(st == PINET_OK, "%s: build status %d", what, (int)st);
+  assert_int_equal(pinet_shuffle_build(&paper, op, N, M), PINET_OK);
+  /* as many steps as the paper's: n + 1 with the host, n for gather */
+  uint32_t n = lg(N), want_steps = op == PINET_SHUFFLE_OP_GATHER ? n : n + 1u;
+  CHECK(pinet_shuffle_schedule_step_count(s) == want_steps, "%s: %u steps", what,
+        pinet_shuffle_schedule_step_count(s));
+  /* N = 2 gather: PE 1 sends on two channels at once, nothing to relay */
+  int want_ct = !(op == PINET_SHUFFLE_OP_GATHER && N == 2u);
+  CHECK(pinet_shuffle_schedule_cut_through(s) == want_ct, "%s: cut_through", what);
+  uint64_t T = 0, bound = 0;
+  assert_int_equal(pinet_shuffle_cycle_total(s, &T), PINET_OK);
+  CHECK(T == ref_fast_cycles(op, N, M), "%s: T = %" PRIu64 ", want %" PRIu64, what, T,
+        ref_fast_cycles(op, N, M));
+  assert_int_equal(pinet_shuffle_link_bound(op, N, M, &bound), PINET_OK);
+  CHECK(bound == ref_bound(op, N, M), "%s: bound %" PRIu64 ", want %" PRIu64, what, bound,
+        ref_bound(op, N, M));
+  CHECK(T >= bound, "%s: T = %" PRIu64 " beats the bound %" PRIu64, what, T, bound);
+  pinet_shuffle_report rep;
+  assert_int_equal(pinet_shuffle_report_compute(s, NULL, &rep), PINET_OK);
+  CHECK(rep.cycles == T && rep.link_time + rep.steps == T, "%s: report cycles %" PRIu64
+        " link_time %" PRIu64, what, rep.cycles, rep.link_time);
+  for (int32_t p = -1; p < (int32_t)N; p++) {
+    for (int output = 0; output < 2; output++) {
+      uint32_t fo = 0, fw = 0, po = 0, pw = 0, ro = 0, rw = 0;
+      pinet_status (*region)(const pinet_shuffle_schedule *, int32_t, uint32_t *, uint32_t *) =
+          output ? pinet_shuffle_schedule_output_region : pinet_shuffle_schedule_input_region;
+      assert_int_equal(region(s, p, &fo, &fw), PINET_OK);
+      assert_int_equal(region(paper, p, &po, &pw), PINET_OK);
+      ref_region(op, N, M, p, output, &ro, &rw);
+      CHECK(fw == rw && (rw == 0 || fo == ro) && fw == pw && fo == po,
+            "%s: %s region of %d: fast [%u+%u), paper [%u+%u), definition [%u+%u)", what,
+            output ? "output" : "input", p, fo, fw, po, pw, ro, rw);
+    }
+  }
+  check_structure(s, what, T);
+  check_sgu_results(s, paper, PINET_SHUFFLE_I32, rng, what);
+  check_sgu_results(s, paper, PINET_SHUFFLE_F32, rng, what);
+  check_sgu_results(s, paper, PINET_SHUFFLE_F64, rng, what);
+  pinet_shuffle_schedule_free(s);
+  pinet_shuffle_schedule_free(paper);
+}
+
+static const pinet_shuffle_op k_sgu_ops[3] = {PINET_SHUFFLE_OP_SCATTER, PINET_SHUFFLE_OP_UPLOAD,
+                                              PINET_SHUFFLE_OP_GATHER};
+
+static void test_shuffle_fast_scatter_upload_gather(void **state) {
+  (void)state;
+  pinet_rng rng;
+  pinet_rng_seed(&rng, g_seed);
+  for (uint32_t N = 2; N <= PINET_SHUFFLE_MAX_PES; N *= 2u) {
+    const uint32_t sizes[6] = {N, 2u * N, 3u * N, 7u * N, 64u * N, 128u * N};
+    for (int o = 0; o < 3; o++) {
+      uint32_t prev = 0;
+      for (int k = 0; k < 6; k++) {
+        /* the cap, 2^20 / N, is a multiple of N for N <= 1024 */
+        uint32_t M = sizes[k] <= WORD_BUDGET / N ? sizes[k] : WORD_BUDGET / N;
+        if (M == prev) {
+          continue; /* capped to the same size as the one before */
+        }
+        prev = M;
+        check_fast_sgu(k_sgu_ops[o], N, M, &rng);
+      }
+    }
+  }
+}
+
+/* Within 5% of the bound at N = 64 for large M (and well ahead of the paper schedules). */
+static void test_shuffle_fast_sgu_near_bound(void **state) {
+  (void)state;
+  const uint32_t N = 64;
+  for (int o = 0; o < 3; o++) {
+    for (uint32_t mult = 64; mult <= 128; mult *= 2u) {
+      uint32_t M = mult * N;
+      const char *name = pinet_shuffle_op_name(k_sgu_ops[o]);
+      pinet_shuffle_schedule *s = NULL, *paper = NULL;
+      assert_int_equal(pinet_shuffle_build_fast(&s, k_sgu_ops[o], N, M), PINET_OK);
+      assert_int_equal(pinet_shuffle_build(&paper, k_sgu_ops[o], N, M), PINET_OK);
+      uint64_t T = 0, Tp = 0, bound = 0;
+      assert_int_equal(pinet_shuffle_cycle_total(s, &T), PINET_OK);
+      assert_int_equal(pinet_shuffle_cycle_total(paper, &Tp), PINET_OK);
+      assert_int_equal(pinet_shuffle_link_bound(k_sgu_ops[o], N, M, &bound), PINET_OK);
+      CHECK(T >= bound && 100u * T <= 105u * bound,
+            "%s N=%u M=%u: T = %" PRIu64 ", bound %" PRIu64, name, N, M, T, bound);
+      CHECK(T < Tp, "%s N=%u M=%u: fast T = %" PRIu64 ", paper %" PRIu64, name, N, M, T, Tp);
+      pinet_shuffle_schedule_free(s);
+      pinet_shuffle_schedule_free(paper);
+    }
+  }
+}
+
+/* Gather at N = 8, M = 64 (S = 8) literally, worked out by hand from section 13. Channels:
+ * 2N + q = 16 + q is q's tree link back to floor(q/2), 3N + 1 = 25 is PE 1 -> PE 4 (= N/2),
+ * N = 8 is PE 4 -> PE 0. */
+static void test_shuffle_fast_gather_n8_literal(void **state) {
+  (void)state;
+  pinet_shuffle_schedule *s = NULL;
+  assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_GATHER, 8, 64), PINET_OK);
+  /* {src, dst, channel, offset, words, start} */
+  static const uint32_t step1[3][6] = {
+      /* PE 1's segment [8, 16): [8, 12) direct, [12, 16) via PE 4, one cycle later */
+      {1, 0, 17, 8, 4, 0}, {1, 4, 25, 12, 4, 0}, {4, 0, 8, 12, 4, 1}};
+  static const uint32_t step2[5][6] = {
+      /* P_2 = [16, 32): L = PE 2's segment, U = PE 3's, 8 words each */
+      {2, 1, 18, 16, 8, 0}, {3, 1, 19, 24, 8, 0},
+      {1, 0, 17, 16, 8, 1}, {1, 4, 25, 24, 8, 1}, {4, 0, 8, 24, 8, 2}};
+  static const uint32_t step3[9][6] = {
+      /* P_3 = [32, 64): L = [32, 48) (PEs 4, 5), U = [48, 64) (PEs 6, 7); PE 5's words follow
+       * PE 4's on into PE 2, so they start 8 cycles later */
+      {4, 2, 20, 32, 8, 0}, {5, 2, 21, 40, 8, 8}, {6, 3, 22, 48, 8, 0}, {7, 3, 23, 56, 8, 8},
+      {2, 1, 18, 32, 16, 1}, {3, 1, 19, 48, 16, 1},
+      {1, 0, 17, 32, 16, 2}, {1, 4, 25, 48, 16, 2}, {4, 0, 8, 48, 16, 3}};
+  const uint32_t(*want[3])[6] = {step1, step2, step3};
+  const size_t count[3] = {3, 5, 9};
+  assert_int_equal(pinet_shuffle_schedule_step_count(s), 3);
+  for (uint32_t st = 0; st < 3; st++) {
+    const pinet_shuffle_transfer *t = NULL;
+    size_t nt = 0;
+    assert_int_equal(pinet_shuffle_schedule_step(s, st, &t, &nt), PINET_OK);
+    assert_int_equal(nt, count[st]);
+    for (size_t i = 0; i < nt; i++) {
+      const uint32_t *w = want[st][i];
+      CHECK((uint32_t)t[i].src == w[0] && (uint32_t)t[i].dst == w[1] && t[i].channel == w[2] &&
+                t[i].src_offset == w[3] && t[i].dst_offset == w[3] && t[i].words == w[4] &&
+                t[i].start == w[5] && t[i].combine == PINET_SHUFFLE_COPY,
+            "gather N=8 step %u transfer %zu: %d -> %d ch %u off %u words %u start %u", st + 1u,
+            i, t[i].src, t[i].dst, t[i].channel, t[i].src_offset, t[i].words, t[i].start);
+    }
+  }
+  uint64_t T = 0;
+  assert_int_equal(pinet_shuffle_cycle_total(s, &T), PINET_OK);
+  /* 3 setup cycles + L = 5 (4 relayed words + 1) + 10 (8 + 2) + 19 (16 + 3) */
+  assert_int_equal(T, 3 + 5 + 10 + 19);
+  pinet_shuffle_schedule_free(s);
+}
+
+/* Integrate and allgather: the fast schedule is the paper's, transfer for transfer. The ring
+ * exchange (already at its bound) has no op builder, fast or paper: both refuse it alike. */
 static void test_shuffle_fast_others_are_paper(void **state) {
   (void)state;
-  const pinet_shuffle_op ops[5] = {PINET_SHUFFLE_OP_SCATTER, PINET_SHUFFLE_OP_INTEGRATE,
-                                   PINET_SHUFFLE_OP_ALLGATHER, PINET_SHUFFLE_OP_GATHER,
-                                   PINET_SHUFFLE_OP_UPLOAD};
+  const pinet_shuffle_op ops[2] = {PINET_SHUFFLE_OP_INTEGRATE, PINET_SHUFFLE_OP_ALLGATHER};
   for (uint32_t N = 2; N <= 64; N *= 2u) {
-    for (int o = 0; o < 5; o++) {
+    for (int o = 0; o < 2; o++) {
       pinet_shuffle_schedule *a = NULL, *b = NULL;
       assert_int_equal(pinet_shuffle_build(&a, ops[o], N, 4u * N), PINET_OK);
       assert_int_equal(pinet_shuffle_build_fast(&b, ops[o], N, 4u * N), PINET_OK);
@@ -282,6 +537,17 @@ static void test_shuffle_fast_others_are_paper(void **state) {
       pinet_shuffle_schedule_free(a);
       pinet_shuffle_schedule_free(b);
     }
+    pinet_shuffle_schedule *r = NULL;
+    assert_int_equal(pinet_shuffle_build(&r, PINET_SHUFFLE_OP_RING_EXCHANGE, N, 4u * N),
+                     PINET_ERR_RANGE);
+    assert_int_equal(pinet_shuffle_build_fast(&r, PINET_SHUFFLE_OP_RING_EXCHANGE, N, 4u * N),
+                     PINET_ERR_RANGE);
+    uint64_t bp = 0, bf = 0;
+    assert_int_equal(pinet_shuffle_link_bound(PINET_SHUFFLE_OP_RING_EXCHANGE, N, 4u * N, &bp),
+                     PINET_OK);
+    assert_int_equal(
+        pinet_shuffle_link_bound_fast(PINET_SHUFFLE_OP_RING_EXCHANGE, N, 4u * N, &bf), PINET_OK);
+    assert_int_equal(bp, bf);
   }
   /* and the paper broadcasts have no cut-through transfer */
   pinet_shuffle_schedule *p = NULL;
@@ -305,10 +571,22 @@ static void test_shuffle_fast_bad_input(void **state) {
                    PINET_ERR_RANGE);
   assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_CUSTOM, 8, 8), PINET_ERR_RANGE);
   assert_int_equal(pinet_shuffle_build_fast(&s, (pinet_shuffle_op)99, 8, 8), PINET_ERR_RANGE);
-  /* the other ops keep their quantum */
+  /* the other ops keep their quantum, N */
   assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_INTEGRATE, 8, 12),
                    PINET_ERR_MISMATCH);
   assert_null(s);
+  for (int o = 0; o < 3; o++) {
+    uint32_t q = 0;
+    assert_int_equal(pinet_shuffle_fast_words_quantum(k_sgu_ops[o], 8, &q), PINET_OK);
+    assert_int_equal(q, 8);
+    assert_int_equal(pinet_shuffle_build_fast(&s, k_sgu_ops[o], 8, 12), PINET_ERR_MISMATCH);
+    assert_int_equal(pinet_shuffle_build_fast(&s, k_sgu_ops[o], 8, 0), PINET_ERR_RANGE);
+    assert_int_equal(pinet_shuffle_build_fast(&s, k_sgu_ops[o], 8, PINET_SHUFFLE_MAX_WORDS + 8u),
+                     PINET_ERR_RANGE);
+    assert_int_equal(pinet_shuffle_build_fast(&s, k_sgu_ops[o], 12, 24), PINET_ERR_SIZE);
+    assert_int_equal(pinet_shuffle_build_fast(NULL, k_sgu_ops[o], 8, 8), PINET_ERR_NULL);
+    assert_null(s);
+  }
   /* the fast broadcasts have none: M = 8 on N = 8 is not a multiple of n = 3 */
   assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_BCAST, 8, 8), PINET_OK);
   pinet_shuffle_schedule_free(s);
@@ -448,6 +726,9 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_shuffle_fast_bcast),
       cmocka_unit_test(test_shuffle_fast_bcast_n8_literal),
+      cmocka_unit_test(test_shuffle_fast_scatter_upload_gather),
+      cmocka_unit_test(test_shuffle_fast_sgu_near_bound),
+      cmocka_unit_test(test_shuffle_fast_gather_n8_literal),
       cmocka_unit_test(test_shuffle_fast_others_are_paper),
       cmocka_unit_test(test_shuffle_fast_bad_input),
       cmocka_unit_test(test_shuffle_fast_cut_through_rules),

@@ -478,8 +478,9 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
        0},
       {"type", 1, "T", "element type i32 (default, sums wrap mod 2^32) | f32 | f64", NULL, 0},
       {"schedule", 1, "S",
-       "paper (default) | fast (cut-through broadcasts at the bound; default once the RTL "
-       "runs it, issue 11)",
+       "paper (default) | fast (cut-through: broadcasts at the bound, scatter, upload and "
+       "gather near it; integrate and allgather as paper; default once the RTL runs them, "
+       "issue 11)",
        NULL, 0},
       {"c", 1, "X", "cost per step (link setup), >= 0, default 1", NULL, 0},
       {"a", 1, "X", "cost per word moved, >= 0, default 1", NULL, 0},

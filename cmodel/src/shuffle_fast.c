@@ -1,6 +1,7 @@
 /* shuffle_fast.c - the fast schedules (issue 11): cut-through broadcasts over two arc-disjoint
- * spanning trees that finish at the link-capacity bound. Every other op is the paper schedule for
- * now. Trees, timing and proofs: docs/shuffle.md section 13. */
+ * spanning trees that finish at the link-capacity bound; scatter and upload with the host link
+ * busy nearly every cycle; gather over both of PE 0's useful in-channels. Integrate and allgather
+ * are the paper schedules. Trees, timing and proofs: docs/shuffle.md section 13. */
 #include "error_private.h"
 #include "pinet/shuffle.h"
 #include "shuffle_private.h"
@@ -62,6 +63,106 @@ static pinet_status build_two_trees(pinet_shuffle_schedule *s, uint32_t f_words,
   return PINET_OK;
 }
 
+/* ---- scatter, upload, gather: packets of segments on tree F ---------------------------------
+ * S = M/N. Packet d >= 1 holds the segments of the depth-d PEs, the addresses P_d = [2^(d-1) S,
+ * 2^d S) (packet 0: segment 0). Every packet gets a step of its own, as in the paper, but within
+ * its step it is cut-through: a PE forwards each word one cycle after it lands, so a step lasts
+ * about as long as its packet's busiest link rather than the sum of its hops. */
+
+/* The tree-F hops of packet d (d >= 1) into the PEs of depths top .. d, deepest first; PE q of
+ * depth t carries its part, the segments of its subtree at depth d: [q 2^(d-t) S,
+ * (q+1) 2^(d-t) S). Word i of the part of q's ancestor a at depth `top` crosses hop t in cycle
+ * i + t going down (scatter: the host link carries it in cycle i), i + d - t going up (the
+ * deepest PEs send their own words from cycle 0): one cycle after it crossed the hop before, so
+ * every relay sees it, and a PE's words of one packet form one range on one channel. */
+static pinet_status tree_hops(pinet_shuffle_schedule *s, uint32_t d, uint32_t top, int up) {
+  uint32_t N = s->pes, seg = s->words / N, top_span = seg << (d - top);
+  for (uint32_t t = d; t >= top; t--) {
+    uint32_t span = seg << (d - t);
+    for (uint32_t q = 1u << (t - 1u); q < (1u << t); q++) {
+      uint32_t off = q * span, rel = off - (q >> (t - top)) * top_span;
+      FORWARD_IF_ERROR(up ? put_at(s, (int32_t)q, (int32_t)(q / 2u), PINET_SHUFFLE_CH_BWD(N, q),
+                                   off, span, rel + d - t)
+                          : put_at(s, (int32_t)(q / 2u), (int32_t)q, PINET_SHUFFLE_CH_FWD(N, q),
+                                   off, span, rel + t));
+    }
+  }
+  return PINET_OK;
+}
+
+/* One step of scatter (down) or upload (up): packet d on tree F (hops into depths 1 .. d) and on
+ * the host link. Down, the host link leads (start 0) and PE 0 -> 1 follows one cycle later; up,
+ * PE 0 passes to the host one cycle after PE 1 -> 0 (start d). */
+static pinet_status host_packet_step(pinet_shuffle_schedule *s, uint32_t d, int up) {
+  uint32_t N = s->pes, seg = s->words / N;
+  uint32_t off = d == 0 ? 0 : seg << (d - 1u), words = d == 0 ? seg : off;
+  FORWARD_IF_ERROR(pinet_shuffle_schedule_add_step(s));
+  if (d > 0) {
+    FORWARD_IF_ERROR(tree_hops(s, d, 1, up));
+  }
+  return up ? put_at(s, 0, PINET_SHUFFLE_HOST, PINET_SHUFFLE_CH_HOST_UP(N), off, words, d)
+            : put_at(s, PINET_SHUFFLE_HOST, 0, PINET_SHUFFLE_CH_HOST_DOWN(N), off, words, 0);
+}
+
+/* Scatter: packets d = n .. 1, then segment 0; n + 1 steps, step d >= 1 lasts 2^(d-1) S + d
+ * cycles (the last word leaves the host in cycle 2^(d-1) S - 1, d hops behind it). */
+static pinet_status build_scatter_fast(pinet_shuffle_schedule *s) {
+  for (uint32_t d = s->n + 1u; d-- > 0;) {
+    FORWARD_IF_ERROR(host_packet_step(s, d, 0));
+  }
+  return PINET_OK;
+}
+
+/* Upload: segment 0, then packets d = 1 .. n, each step as long as scatter's; PE 0 keeps every
+ * word it passes on, so it ends with [0, M) as in the paper's upload. */
+static pinet_status build_upload_fast(pinet_shuffle_schedule *s) {
+  for (uint32_t d = 0; d <= s->n; d++) {
+    FORWARD_IF_ERROR(host_packet_step(s, d, 1));
+  }
+  return PINET_OK;
+}
+
+/* The last hops of a gather step into PE 0. PE 1 has word j of [off, off + lo) and of
+ * [off + lo, off + lo + hi) by in-step cycle `start` + j (its own segment, start 0; or landed in
+ * cycle start - 1 + j). The first range goes straight to PE 0 on channel 2N + 1, the second over
+ * PE 0's other useful in-channel, N (from PE N/2): PE 1 -> N/2 on channel 3N + 1, then N/2 -> 0
+ * one cycle later. For N = 2, PE N/2 is PE 1 itself and channel N = 2 leaves it directly. */
+static pinet_status gather_root(pinet_shuffle_schedule *s, uint32_t off, uint32_t lo, uint32_t hi,
+                                uint32_t start) {
+  uint32_t N = s->pes, relay = N / 2u;
+  FORWARD_IF_ERROR(put_at(s, 1, 0, PINET_SHUFFLE_CH_BWD(N, 1), off, lo, start));
+  if (hi == 0) {
+    return PINET_OK; /* S = 1: nothing to split */
+  }
+  if (relay != 1u) {
+    FORWARD_IF_ERROR(put_at(s, 1, (int32_t)relay, PINET_SHUFFLE_CH_BWD(N, N + 1u), off + lo, hi,
+                            start));
+    start++;
+  }
+  return put_at(s, (int32_t)relay, 0, PINET_SHUFFLE_CH_FWD(N, N), off + lo, hi, start);
+}
+
+/* Gather, steps d = 1 .. n. d = 1: PE 1's segment, ceil(S/2) words direct, the rest relayed.
+ * d >= 2: P_d's lower half L (PE 2's subtree) and upper half U (PE 3's), H = 2^(d-2) S words
+ * each, climb tree F into PE 1 in parallel (word j of a half leaves depth t in cycle j + d - t);
+ * PE 1 passes L to PE 0 and U towards PE N/2 in cycle j + d - 1; the step lasts 2^(d-2) S + d
+ * cycles (U's relay). */
+static pinet_status build_gather_fast(pinet_shuffle_schedule *s) {
+  uint32_t seg = s->words / s->pes;
+  for (uint32_t d = 1; d <= s->n; d++) {
+    FORWARD_IF_ERROR(pinet_shuffle_schedule_add_step(s));
+    if (d == 1) {
+      uint32_t lo = seg / 2u + (seg & 1u);
+      FORWARD_IF_ERROR(gather_root(s, seg, lo, seg - lo, 0));
+      continue;
+    }
+    uint32_t half = seg << (d - 2u);
+    FORWARD_IF_ERROR(tree_hops(s, d, 2, 1));
+    FORWARD_IF_ERROR(gather_root(s, 2u * half, half, half, d - 1u));
+  }
+  return PINET_OK;
+}
+
 pinet_status pinet_shuffle_fast_words_quantum(pinet_shuffle_op op, uint32_t pes,
                                               uint32_t *quantum) {
   FORWARD_IF_ERROR(pinet_shuffle_words_quantum(op, pes, quantum));
@@ -77,17 +178,26 @@ pinet_status pinet_shuffle_build_fast(pinet_shuffle_schedule **out, pinet_shuffl
   *out = NULL;
   uint32_t quantum = 0;
   FORWARD_IF_ERROR(pinet_shuffle_fast_words_quantum(op, pes, &quantum));
-  if (op != PINET_SHUFFLE_OP_BCAST && op != PINET_SHUFFLE_OP_BCAST_HOST) {
+  if (op == PINET_SHUFFLE_OP_INTEGRATE || op == PINET_SHUFFLE_OP_ALLGATHER) {
     return pinet_shuffle_build(out, op, pes, words); /* no faster schedule yet */
   }
   RETURN_ERROR_IF(words == 0 || words > PINET_SHUFFLE_MAX_WORDS, PINET_ERR_RANGE);
-  int host = op == PINET_SHUFFLE_OP_BCAST_HOST;
+  RETURN_ERROR_IF(words % quantum != 0, PINET_ERR_MISMATCH);
+  int host = op == PINET_SHUFFLE_OP_BCAST_HOST || op == PINET_SHUFFLE_OP_SCATTER ||
+             op == PINET_SHUFFLE_OP_UPLOAD;
   pinet_shuffle_schedule *s = NULL;
   FORWARD_IF_ERROR(shuffle_schedule_alloc(&s, op, pes, words, words, host ? words : 0));
-  /* from PE 0: half the words down each tree (F takes the odd one); from the host: the host
-   * link carries M words anyway, so F alone keeps up with it */
-  uint32_t f_words = host ? words : words / 2u + (words & 1u);
-  pinet_status st = build_two_trees(s, f_words, host ? 1u : 0u);
+  pinet_status st = PINET_OK;
+  switch (op) {
+    /* from PE 0: half the words down each tree (F takes the odd one) */
+    case PINET_SHUFFLE_OP_BCAST: st = build_two_trees(s, words / 2u + (words & 1u), 0); break;
+    /* from the host: the host link carries M words anyway, so F alone keeps up with it */
+    case PINET_SHUFFLE_OP_BCAST_HOST: st = build_two_trees(s, words, 1); break;
+    case PINET_SHUFFLE_OP_SCATTER: st = build_scatter_fast(s); break;
+    case PINET_SHUFFLE_OP_UPLOAD: st = build_upload_fast(s); break;
+    case PINET_SHUFFLE_OP_GATHER: st = build_gather_fast(s); break;
+    default: st = PINET_ERR_RANGE; break; /* not reached: the quantum refused the op */
+  }
   return shuffle_schedule_hand_over(s, st, out);
 }
 

@@ -205,22 +205,36 @@ pinet_status pinet_shuffle_build(pinet_shuffle_schedule **out, pinet_shuffle_op 
                                  uint32_t words);
 
 /* The fast schedule of `op` (issue 11; docs/shuffle.md section 13): cut-through transfers
- * (start >= 1) that finish at the link-capacity bound (pinet_shuffle_link_bound).
+ * (start >= 1: a PE forwards a word one cycle after it landed). n = log2 N, S = M/N, tree F =
+ * PE 0 -> 1, p -> 2p, 2p+1 on forward channels, depth(q) = floor(log2 q) + 1; packet d >= 1 =
+ * the segments of the depth-d PEs, addresses P_d = [2^(d-1) S, 2^d S).
  *   bcast       one step over two arc-disjoint spanning trees rooted at PE 0, both of depth n:
- *               F on forward channels (PE 0 -> 1, p -> 2p, 2p+1) carries [0, ceil(M/2)), B on
- *               backward channels (F mirrored by bit reversal: 0 -> N/2, y -> floor(y/2),
- *               floor(y/2) + N/2) carries the rest; a transfer into a depth-d PE starts at d - 1.
- *               T = ceil(M/2) + n.
+ *               F carries [0, ceil(M/2)), B on backward channels (F mirrored by bit reversal:
+ *               0 -> N/2, y -> floor(y/2), floor(y/2) + N/2) the rest; a transfer into a
+ *               depth-d PE starts at d - 1. T = ceil(M/2) + n, the bound.
  *   bcast-host  one step: host -> PE 0 (start 0), then tree F with starts shifted by 1.
- *               T = M + n + 1.
- *   other ops   no faster schedule yet: exactly pinet_shuffle_build's.
+ *               T = M + n + 1, the bound.
+ *   scatter     n + 1 steps: packets d = n .. 1, then segment 0. Step d: host -> PE 0 carries
+ *               P_d from cycle 0, and word i of it crosses tree hop t in cycle i + t.
+ *               T = (n + 1) + M + n(n+1)/2 (bound M + 1).
+ *   upload      n + 1 steps, the mirror: segment 0 (PE 0 -> host), then packets d = 1 .. n up
+ *               tree F's backward channels (word i leaves depth t in cycle i + d - t), PE 0 ->
+ *               host one cycle after PE 1 -> 0. Same T; PE 0 also ends with [0, M).
+ *   gather      n steps, d = 1 .. n, over both of PE 0's useful in-channels: 2N + 1 (from
+ *               PE 1) and N (from PE N/2, which relays from PE 1 on 3N + 1). Step 1: PE 1's
+ *               segment, ceil(S/2) words direct, the rest relayed; step d >= 2: the two halves
+ *               of P_d climb tree F into PE 1 side by side, then one goes direct, one relayed.
+ *               T = M/2 - ceil(S/2) + n(n+3)/2 for N >= 4 (bound ceil((M - S)/2) + 1);
+ *               N = 2: one step, PE 1 -> 0 on channels 5 and 2, T = ceil(S/2) + 1, the bound.
+ *   integrate, allgather   no faster schedule yet: exactly pinet_shuffle_build's.
  * M: any 1 .. PINET_SHUFFLE_MAX_WORDS for bcast and bcast-host (no packet quantum); the other
- * ops as pinet_shuffle_build. Memories, regions and errors as pinet_shuffle_build. */
+ * ops as pinet_shuffle_build (a multiple of N). Memories, input and output regions and errors as
+ * pinet_shuffle_build; the words a schedule leaves outside the output regions may differ. */
 pinet_status pinet_shuffle_build_fast(pinet_shuffle_schedule **out, pinet_shuffle_op op,
                                       uint32_t pes, uint32_t words);
 
 /* The quantum of M for pinet_shuffle_build_fast: 1 for bcast and bcast-host (no packets),
- * pinet_shuffle_words_quantum's for the other ops (their fast schedule is the paper's). Errors as
+ * pinet_shuffle_words_quantum's (N) for the other ops. Errors as
  * pinet_shuffle_words_quantum. */
 pinet_status pinet_shuffle_fast_words_quantum(pinet_shuffle_op op, uint32_t pes,
                                               uint32_t *quantum);
