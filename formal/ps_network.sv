@@ -77,6 +77,7 @@ module ps_network_formal #(
     .rst_ni         (rst_ni),
     .cmd_start_i    (cmd_start_i),
     .cmd_op_i       (cmd_op_i),
+    .cmd_fast_i     (1'b0),  // the paper's schedules: what ps_network_spec models
     .cmd_words_i    (cmd_words_i),
     .cmd_base_i     (cmd_base_i),
     .busy_o         (busy),

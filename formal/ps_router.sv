@@ -88,6 +88,7 @@ module ps_router_formal #(
     .ring_pred_link_i(f_pred_link),
     .cmd_start_i     (cmd_start_i),
     .cmd_op_i        (cmd_op_i),
+    .cmd_fast_i      (1'b0),  // the paper's schedules: what ps_network_spec models
     .cmd_words_i     (cmd_words_i),
     .cmd_base_i      (cmd_base_i),
     .busy_o          (busy),

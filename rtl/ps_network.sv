@@ -15,7 +15,8 @@
 // in 0, PE N-1's out 1 its own in 1.
 //
 // Command: one command bus for all routers (they decode it alike and run in lock step):
-// cmd_start_i, cmd_op_i, cmd_words_i (M), cmd_base_i; busy_o = any router busy, done_o = every
+// cmd_start_i, cmd_op_i, cmd_fast_i (0: the paper's schedule, 1: the fast one; see ps_router),
+// cmd_words_i (M), cmd_base_i; busy_o = any router busy, done_o = every
 // router done, err_o = PE 0's code, or PsErrLink if any router saw a link disagree with its
 // schedule. The cycle contract is ps_router's (docs/shuffle.md section 4).
 //
@@ -41,6 +42,7 @@ module ps_network #(
   // Command and status
   input  logic                          cmd_start_i,
   input  logic [ps_pkg::PsOpWidth-1:0]  cmd_op_i,
+  input  logic                          cmd_fast_i,
   input  logic [CmdW-1:0]               cmd_words_i,
   input  logic [CmdW-1:0]               cmd_base_i,
   output logic                          busy_o,
@@ -180,6 +182,7 @@ module ps_network #(
       .ring_pred_link_i(RingStraps[N + k]),
       .cmd_start_i    (cmd_start_i),
       .cmd_op_i       (cmd_op_i),
+      .cmd_fast_i     (cmd_fast_i),
       .cmd_words_i    (cmd_words_i),
       .cmd_base_i     (cmd_base_i),
       .busy_o         (busy[k]),

@@ -20,7 +20,9 @@
 // that the host answers in the next cycle, and pushes words up with their address).
 //
 // Command: cmd_start_i for one cycle with cmd_op_i (ps_pkg::ps_op_e = pinet_shuffle_op),
-// cmd_words_i (M) and cmd_base_i (the memory address of shared word 0: the collective works on
+// cmd_fast_i (0: the paper's schedule, pinet_shuffle_build; 1: the fast one,
+// pinet_shuffle_build_fast: today the broadcasts, the other ops run the paper's), cmd_words_i (M)
+// and cmd_base_i (the memory address of shared word 0: the collective works on
 // the image [base, base + M) of every memory, word w at base + w). Refused commands (see
 // ps_pkg::ps_err_e) set err_o and do not start. Status: busy_o during the run, done_o from the
 // cycle after its last word until the next command, err_o.
@@ -31,22 +33,25 @@
 // embedded tree PE 0 -> 1, p -> 2p, 2p+1): for each memory port an offset x * unit and a length
 // unit << e, where unit is M >> (k, n + 1 - k or n) or M / n (broadcast packets). Every router
 // derives the same step lengths L_s, so all routers stay in lock step without handshakes.
+// Fast broadcasts (docs/shuffle.md section 13): one cut-through step over two arc-disjoint trees,
+// F (forward links, words [0, f)) and B (backward links, words [f, M)); every port then also has
+// a start, its first cycle in the step, from the depth of Pe in the tree it serves.
 //
 // Memory ports (MemWords x Width, 2 read + 2 write; flops here, a multi-port RAM or two banks
 // in silicon: the setup cycle also gives a synchronous-read RAM its address cycle for word 0):
 //   read A : out 0 (tree child 2Pe, integrate's first half), out 2 and out 3 (same words:
-//            allgather; gather to the parent; ring predecessor), host up (upload); the local
-//            port when idle
+//            allgather; fast broadcast: tree B's children; gather to the parent; ring
+//            predecessor), host up (upload); the local port when idle
 //   read B : out 1 (tree child 2Pe+1 or PE 0's child 1, integrate's second half), or out 0 or
-//            out 1 (ring successor)
+//            out 1 (ring successor), or out 0 and out 1 (fast broadcast: tree F's children)
 //   write A: in 0, or in 0 + in 1 (integrate: the COPY and the ADD on one address, one adder),
 //            or in 2, or the host link, or in 1 (ring predecessor); the local port when idle
-//   write B: in 3, or in 2 (ring successor)
+//   write B: in 3, or in 2 (ring successor; fast broadcast: tree B's parent)
 //
 // Cycle contract (docs/shuffle.md section 4, pinet_shuffle_cycle_*): cycle 0 is the cycle after
 // the edge that samples an accepted cmd_start_i. Step s occupies cycles B_s .. B_s + L_s; B_s is
 // the setup cycle (no link valid); word i of every transfer crosses its link in cycle
-// B_s + 1 + i in ascending address order, read from the memory as it is at the start of the
+// B_s + 1 + start + i in ascending address order (start = 0 in the paper's schedules), read from the memory as it is at the start of the
 // cycle and written at the closing edge. done_o is high from cycle T = B_S on.
 //
 // Local port: the PE's own access to its memory (load inputs, read results, local compute).
@@ -74,6 +79,7 @@ module ps_router #(
   // Command and status
   input  logic                          cmd_start_i,
   input  logic [ps_pkg::PsOpWidth-1:0]  cmd_op_i,
+  input  logic                          cmd_fast_i,
   input  logic [CmdW-1:0]               cmd_words_i,
   input  logic [CmdW-1:0]               cmd_base_i,
   output logic                          busy_o,
@@ -107,7 +113,8 @@ module ps_router #(
   typedef ps_pkg::ps_err_e err_e;
 
   localparam int LogN  = $clog2(N);             // n
-  localparam int CntW  = $clog2(MemWords + 1);  // M, lengths, word counter (M <= MemWords)
+  // M, lengths, starts, the word counter: M <= MemWords, L_s <= M + n (fast bcast-host)
+  localparam int CntW  = $clog2(MemWords + LogN + 1);
   localparam int XW    = LogN + 1;              // offset multipliers x < 2N
   localparam int StepW = 5;                     // steps and shifts: at most 2n = 20
 
@@ -139,6 +146,7 @@ module ps_router #(
   logic [CntW-1:0]              len_q;    // L_s, the step's length
   err_e                         err_q;
   logic [ps_pkg::PsOpWidth-1:0] op_q;
+  logic                         fast_q;   // the fast schedule
   logic [CntW-1:0]              m_q;      // M
   logic [AddrW-1:0]             base_q;
   // The words on the links, one signal per link (out_data_o / in_data_i cut up).
@@ -154,11 +162,13 @@ module ps_router #(
   logic [CntW-1:0]        pkt_q;     // M / n: broadcast packet size
   logic [StepW-1:0]       last_q;    // last step number, 0-based
   // The plan of the current step (loaded in its setup cycle)
+  logic [CntW-1:0]        fwords_q;  // fast broadcasts: f, the words tree F carries
   logic [3:0]             rda_to_q;
-  logic                   rdb_out0_q;  // read port B drives out 0 instead of out 1 (ring)
-  logic                   wrb_in2_q;   // write port B takes in 2 instead of in 3 (ring)
+  logic [1:0]             rdb_to_q;    // read port B drives {out 1, out 0}
+  logic                   wrb_in2_q;   // write port B takes in 2 instead of in 3 (ring, tree B)
   logic [AddrW-1:0]       rda_off_q, rdb_off_q, wra_off_q, wrb_off_q;  // in the image (< M)
   logic [CntW-1:0]        rda_len_q, rdb_len_q, wra_len_q, wrb_len_q;  // 0: port idle
+  logic [CntW-1:0]        rda_st_q, rdb_st_q, wra_st_q, wrb_st_q;      // first cycle (start)
   src_e                   wra_src_q;
 
   // Memory: MemWords words, no reset (a RAM).
@@ -186,7 +196,24 @@ module ps_router #(
     depth_of = d;
   endfunction
 
+  // Tree B (fast broadcasts) is F mirrored by bit reversal: the depth of Pe in B is the depth of
+  // rev(Pe) in F, n - (the position of Pe's lowest one) for Pe != 0. Its parent is 2Pe mod N
+  // (in 2), its children floor(Pe/2) and floor(Pe/2) + N/2 (out 2, out 3) when Pe is even.
+  logic [StepW-1:0] pe_bdepth;
+  logic             pe_even;
+
+  function automatic logic [StepW-1:0] bdepth_of(logic [PeW-1:0] pe);
+    logic [StepW-1:0] d;
+    d = '0;
+    for (int b = PeW - 1; b >= 0; b--) begin
+      if (pe[b]) d = StepW'(LogN - b);
+    end
+    bdepth_of = d;
+  endfunction
+
   assign pe_depth  = depth_of(pe_i);
+  assign pe_bdepth = bdepth_of(pe_i);
+  assign pe_even   = !pe_i[0];
   assign x_depth   = XW'(pe_depth);
   assign pe_is0    = (pe_i == '0);
   assign has_kids  = !pe_i[LogN-1];
@@ -204,6 +231,7 @@ module ps_router #(
   logic [CntW-1:0]  cmd_m;
   logic [CntW-1:0]  cmd_pkt;
   logic             cmd_is_bcast;
+  logic             cmd_fast_bcast;  // one cut-through step, any M
   logic             cmd_is_ring;
   logic             cmd_quantum;  // M is a multiple of the op's quantum
   err_e             cmd_err;
@@ -212,8 +240,10 @@ module ps_router #(
   assign cmd_m        = CntW'(cmd_words_i);
   assign cmd_pkt      = cmd_m / CntLogN;
   assign cmd_is_bcast = (cmd_op_i == ps_pkg::OpBcast) || (cmd_op_i == ps_pkg::OpBcastHost);
+  assign cmd_fast_bcast = cmd_is_bcast && cmd_fast_i;
   assign cmd_is_ring  = (cmd_op_i == ps_pkg::OpRingExchange);
-  assign cmd_quantum  = cmd_is_bcast ? (cmd_m % CntLogN == '0) :
+  assign cmd_quantum  = cmd_fast_bcast ? 1'b1 :
+                        cmd_is_bcast ? (cmd_m % CntLogN == '0) :
                         cmd_is_ring  ? (cmd_m[1:0] == 2'd0) : (cmd_m[LogN-1:0] == '0);
 
   // One expression, not a default overwritten in an always_comb: Icarus 11 re-runs such a
@@ -225,9 +255,10 @@ module ps_router #(
                                                                             ps_pkg::PsErrOk;
 
   // Steps - 1: n - 1 (integrate, allgather, gather), n (scatter, upload), 2n - 2 (bcast),
-  // 2n - 1 (bcast-host), 0 (ring-exchange).
+  // 2n - 1 (bcast-host), 0 (ring-exchange, the fast broadcasts).
   always_comb begin
-    unique case (cmd_op_i)
+    if (cmd_fast_bcast) cmd_last = '0;
+    else unique case (cmd_op_i)
       ps_pkg::OpScatter, ps_pkg::OpUpload: cmd_last = StN;
       ps_pkg::OpBcast:                     cmd_last = StN + StN - 5'd2;
       ps_pkg::OpBcastHost:                 cmd_last = StN + StN - 5'd1;
@@ -251,16 +282,31 @@ module ps_router #(
   logic [XW-1:0]    mask_st;   // low st bits
   logic [XW-1:0]    mask_m;    // low n + 1 - st bits
   logic [3:0]       rda_to_d;
-  logic             rdb_out0_d, wrb_in2_d;
+  logic [1:0]       rdb_to_d;
+  logic             wrb_in2_d;
   logic             rda_en, rdb_en, wra_en, wrb_en;
   logic [XW-1:0]    rda_x, rdb_x, wra_x, wrb_x;
   logic [StepW-1:0] rda_e, rdb_e, wra_e, wrb_e;
+  logic             rda_tb, rdb_tb, wra_tb, wrb_tb;      // fast broadcast: the port serves tree B
+  logic [CntW-1:0]  rda_st_d, rdb_st_d, wra_st_d, wrb_st_d;
+  logic             fast_bc;                             // the fast broadcast's plan
   src_e             wra_src_d;
 
   assign st      = step_q + StOne;
   assign mask_st = ~({XW{1'b1}} << st);
   assign mask_m  = ~({XW{1'b1}} << (StN1 - st));
   assign hop     = (op_q == ps_pkg::OpBcastHost) ? StOne : '0;
+  assign fast_bc = fast_q && (op_q == ps_pkg::OpBcast || op_q == ps_pkg::OpBcastHost);
+
+  // Fast broadcast starts: tree F into a depth-d PE at d - 1 (+ 1 after the host hop), out of it
+  // at d (+ 1); tree B likewise with the depth in B. The parent forwards word i in the cycle
+  // after it received it.
+  logic [CntW-1:0] st_hop, st_f_in, st_f_out, st_b_in, st_b_out;
+  assign st_hop   = CntW'(hop);
+  assign st_f_out = CntW'(pe_depth) + st_hop;
+  assign st_f_in  = st_f_out - CntW'(1);
+  assign st_b_out = CntW'(pe_bdepth);
+  assign st_b_in  = st_b_out - CntW'(1);
 
   // Broadcast packet numbers (< n, computed modulo 2^XW): the host hop into PE 0, PE 0's hop
   // to PE 1, the hop from the parent into this PE (depth d) and the hop to its children.
@@ -276,7 +322,7 @@ module ps_router #(
     step_le   = '0;
     sh        = '0;
     rda_to_d  = '0;
-    rdb_out0_d = 1'b0;
+    rdb_to_d  = 2'b10;
     wrb_in2_d = 1'b0;
     rda_en    = 1'b0;
     rdb_en    = 1'b0;
@@ -290,6 +336,14 @@ module ps_router #(
     rdb_e     = '0;
     wra_e     = '0;
     wrb_e     = '0;
+    rda_tb    = 1'b0;
+    rdb_tb    = 1'b0;
+    wra_tb    = 1'b0;
+    wrb_tb    = 1'b0;
+    rda_st_d  = '0;
+    rdb_st_d  = '0;
+    wra_st_d  = '0;
+    wrb_st_d  = '0;
     wra_src_d = ps_pkg::SrcIn0;
     unique case (op_q)
       // Step k = st: PE i sends half b of its block i mod 2^(k-1) on out b; its new block
@@ -323,7 +377,44 @@ module ps_router #(
       // the host, whose hop to PE 0 is stage 1).
       ps_pkg::OpBcast, ps_pkg::OpBcastHost: begin
         unit_pkt = 1'b1;
-        if (pe_is0) begin
+        if (fast_q) begin
+          // Fast: one step. PE 0 feeds tree F on out 1 and (bcast) tree B on out 3 (to N/2);
+          // with the host, PE 0 takes every word from the host link and B stays idle (f = M).
+          if (pe_is0) begin
+            if (hop == StOne) begin                          // host -> PE 0, start 0
+              wra_en    = 1'b1;
+              wra_src_d = ps_pkg::SrcHost;
+            end
+            rdb_en   = 1'b1;                                 // tree F: PE 0 -> 1
+            rdb_st_d = st_hop;
+            if (hop != StOne) begin                          // tree B: PE 0 -> N/2
+              rda_en   = 1'b1;
+              rda_to_d[ToOut3] = 1'b1;
+              rda_tb   = 1'b1;
+            end
+          end else begin
+            wra_en   = 1'b1;                                 // tree F from floor(Pe/2), in 0
+            wra_st_d = st_f_in;
+            if (has_kids) begin                              // to 2Pe and 2Pe + 1
+              rdb_en   = 1'b1;
+              rdb_to_d = 2'b11;
+              rdb_st_d = st_f_out;
+            end
+            if (hop != StOne) begin
+              wrb_en    = 1'b1;                              // tree B from 2Pe mod N, in 2
+              wrb_in2_d = 1'b1;
+              wrb_tb    = 1'b1;
+              wrb_st_d  = st_b_in;
+              if (pe_even) begin                             // to floor(Pe/2) (+ N/2)
+                rda_en   = 1'b1;
+                rda_to_d[ToOut2] = 1'b1;
+                rda_to_d[ToOut3] = 1'b1;
+                rda_tb   = 1'b1;
+                rda_st_d = st_b_out;
+              end
+            end
+          end
+        end else if (pe_is0) begin
           if (hop == StOne && st < StN1) begin              // host -> PE 0: packet st - 1
             wra_en    = 1'b1;
             wra_src_d = ps_pkg::SrcHost;
@@ -436,7 +527,7 @@ module ps_router #(
       ps_pkg::OpRingExchange: begin
         unit_sh    = StepW'(2);
         rdb_en     = 1'b1;
-        rdb_out0_d = !ring_succ_link_i;
+        rdb_to_d   = ring_succ_link_i ? 2'b10 : 2'b01;
         rdb_x      = '0;
         rda_en     = 1'b1;
         rda_to_d[ring_pred_link_i ? ToOut3 : ToOut2] = 1'b1;
@@ -456,22 +547,36 @@ module ps_router #(
     endcase
   end
 
-  // Offsets and lengths of the step (four small multipliers x * unit).
+  // Offsets and lengths of the step (four small multipliers x * unit); the fast broadcast's are
+  // tree F's words [0, f) or tree B's [f, M), and its step lasts f + n - 1 (+ 1 with the host).
   logic [CntW-1:0]  unit;
+  logic [CntW-1:0]  bwords;  // M - f: tree B's words
   logic [CntW-1:0]  len_d;
   logic [AddrW-1:0] rda_off_d, rdb_off_d, wra_off_d, wrb_off_d;
   logic [CntW-1:0]  rda_len_d, rdb_len_d, wra_len_d, wrb_len_d;
 
+  function automatic logic [AddrW-1:0] off_of(logic fast, logic tb, logic [AddrW-1:0] f,
+                                              logic [XW-1:0] x, logic [CntW-1:0] u);
+    off_of = fast ? (tb ? f : '0) : AddrW'(CntW'(x) * u);
+  endfunction
+
+  function automatic logic [CntW-1:0] len_of(logic en, logic fast, logic tb, logic [CntW-1:0] f,
+                                             logic [CntW-1:0] b, logic [StepW-1:0] e,
+                                             logic [CntW-1:0] u);
+    len_of = !en ? '0 : fast ? (tb ? b : f) : (u << e);
+  endfunction
+
   assign unit      = unit_pkt ? pkt_q : (m_q >> unit_sh);
-  assign len_d     = unit << step_le;
-  assign rda_off_d = AddrW'(CntW'(rda_x) * unit);
-  assign rdb_off_d = AddrW'(CntW'(rdb_x) * unit);
-  assign wra_off_d = AddrW'(CntW'(wra_x) * unit);
-  assign wrb_off_d = AddrW'(CntW'(wrb_x) * unit);
-  assign rda_len_d = rda_en ? (unit << rda_e) : '0;
-  assign rdb_len_d = rdb_en ? (unit << rdb_e) : '0;
-  assign wra_len_d = wra_en ? (unit << wra_e) : '0;
-  assign wrb_len_d = wrb_en ? (unit << wrb_e) : '0;
+  assign bwords    = m_q - fwords_q;
+  assign len_d     = fast_bc ? fwords_q + CntW'(LogN) - CntW'(1) + CntW'(hop) : unit << step_le;
+  assign rda_off_d = off_of(fast_bc, rda_tb, AddrW'(fwords_q), rda_x, unit);
+  assign rdb_off_d = off_of(fast_bc, rdb_tb, AddrW'(fwords_q), rdb_x, unit);
+  assign wra_off_d = off_of(fast_bc, wra_tb, AddrW'(fwords_q), wra_x, unit);
+  assign wrb_off_d = off_of(fast_bc, wrb_tb, AddrW'(fwords_q), wrb_x, unit);
+  assign rda_len_d = len_of(rda_en, fast_bc, rda_tb, fwords_q, bwords, rda_e, unit);
+  assign rdb_len_d = len_of(rdb_en, fast_bc, rdb_tb, fwords_q, bwords, rdb_e, unit);
+  assign wra_len_d = len_of(wra_en, fast_bc, wra_tb, fwords_q, bwords, wra_e, unit);
+  assign wrb_len_d = len_of(wrb_en, fast_bc, wrb_tb, fwords_q, bwords, wrb_e, unit);
 
   //////////////////
   // Run sequence //
@@ -551,13 +656,18 @@ module ps_router #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       op_q   <= '0;
+      fast_q <= 1'b0;
       m_q    <= '0;
       pkt_q  <= '0;
+      fwords_q <= '0;
       base_q <= '0;
       last_q <= '0;
     end else if (accept) begin
       op_q   <= cmd_op_i;
+      fast_q <= cmd_fast_i;
       m_q    <= cmd_m;
+      // f: tree F's words, ceil(M/2) (bcast), M (bcast-host: the host link is as slow as F)
+      fwords_q <= (cmd_op_i == ps_pkg::OpBcastHost) ? cmd_m : (cmd_m >> 1) + CntW'(cmd_m[0]);
       pkt_q  <= cmd_pkt;
       base_q <= AddrW'(cmd_base_i);
       last_q <= cmd_last;
@@ -568,7 +678,7 @@ module ps_router #(
     if (!rst_ni) begin
       len_q     <= '0;
       rda_to_q  <= '0;
-      rdb_out0_q <= 1'b0;
+      rdb_to_q  <= 2'b10;
       wrb_in2_q <= 1'b0;
       rda_off_q <= '0;
       rda_len_q <= '0;
@@ -579,10 +689,14 @@ module ps_router #(
       wra_len_q <= '0;
       wrb_off_q <= '0;
       wrb_len_q <= '0;
+      rda_st_q  <= '0;
+      rdb_st_q  <= '0;
+      wra_st_q  <= '0;
+      wrb_st_q  <= '0;
     end else if (run_q && setup_q) begin
       len_q     <= len_d;
       rda_to_q  <= rda_to_d;
-      rdb_out0_q <= rdb_out0_d;
+      rdb_to_q  <= rdb_to_d;
       wrb_in2_q <= wrb_in2_d;
       rda_off_q <= rda_off_d;
       rda_len_q <= rda_len_d;
@@ -593,6 +707,10 @@ module ps_router #(
       wra_len_q <= wra_len_d;
       wrb_off_q <= wrb_off_d;
       wrb_len_q <= wrb_len_d;
+      rda_st_q  <= rda_st_d;
+      rdb_st_q  <= rdb_st_d;
+      wra_st_q  <= wra_st_d;
+      wrb_st_q  <= wrb_st_d;
     end
   end
 
@@ -601,22 +719,28 @@ module ps_router #(
   ////////////////////
 
   logic             rda_act, rdb_act, wra_act, wrb_act;
+  logic [CntW-1:0]  rda_rel, rdb_rel, wra_rel, wrb_rel;  // word index within the transfer
   logic [AddrW-1:0] rda_addr, rdb_addr, wra_addr, wrb_addr;
   logic [Width-1:0] rda_data, rdb_data, wra_data;
   logic             mem_wa_en;
   logic [AddrW-1:0] mem_wa_addr;
   logic [Width-1:0] mem_wa_data;
 
-  assign rda_act = xfer && (word_q < rda_len_q);
-  assign rdb_act = xfer && (word_q < rdb_len_q);
-  assign wra_act = xfer && (word_q < wra_len_q);
-  assign wrb_act = xfer && (word_q < wrb_len_q);
+  // A port moves word i = word_q - start in the cycles start <= word_q < start + length.
+  assign rda_rel = word_q - rda_st_q;
+  assign rdb_rel = word_q - rdb_st_q;
+  assign wra_rel = word_q - wra_st_q;
+  assign wrb_rel = word_q - wrb_st_q;
+  assign rda_act = xfer && (word_q >= rda_st_q) && (rda_rel < rda_len_q);
+  assign rdb_act = xfer && (word_q >= rdb_st_q) && (rdb_rel < rdb_len_q);
+  assign wra_act = xfer && (word_q >= wra_st_q) && (wra_rel < wra_len_q);
+  assign wrb_act = xfer && (word_q >= wrb_st_q) && (wrb_rel < wrb_len_q);
 
   // Memory addresses: base + offset + i (valid commands keep them below MemWords).
-  assign rda_addr = run_q ? base_q + rda_off_q + AddrW'(word_q) : lcl_addr_i;
-  assign rdb_addr = base_q + rdb_off_q + AddrW'(word_q);
-  assign wra_addr = base_q + wra_off_q + AddrW'(word_q);
-  assign wrb_addr = base_q + wrb_off_q + AddrW'(word_q);
+  assign rda_addr = run_q ? base_q + rda_off_q + AddrW'(rda_rel) : lcl_addr_i;
+  assign rdb_addr = base_q + rdb_off_q + AddrW'(rdb_rel);
+  assign wra_addr = base_q + wra_off_q + AddrW'(wra_rel);
+  assign wrb_addr = base_q + wrb_off_q + AddrW'(wrb_rel);
 
   assign rda_data = mem_q[rda_addr];
   assign rdb_data = mem_q[rdb_addr];
@@ -660,13 +784,13 @@ module ps_router #(
 
   logic [3:0] out_valid;
 
-  assign out_valid[0] = (rda_act && rda_to_q[ToOut0]) || (rdb_act && rdb_out0_q);
-  assign out_valid[1] = rdb_act && !rdb_out0_q;
+  assign out_valid[0] = (rda_act && rda_to_q[ToOut0]) || (rdb_act && rdb_to_q[0]);
+  assign out_valid[1] = rdb_act && rdb_to_q[1];
   assign out_valid[2] = rda_act && rda_to_q[ToOut2];
   assign out_valid[3] = rda_act && rda_to_q[ToOut3];
   assign out_valid_o  = out_valid;
 
-  assign out0_data  = !out_valid[0] ? '0 : rdb_out0_q ? rdb_data : rda_data;
+  assign out0_data  = !out_valid[0] ? '0 : rdb_to_q[0] ? rdb_data : rda_data;
   assign out1_data  = out_valid[1] ? rdb_data : '0;
   assign out2_data  = out_valid[2] ? rda_data : '0;
   assign out3_data  = out_valid[3] ? rda_data : '0;
@@ -674,13 +798,16 @@ module ps_router #(
 
   assign host_valid_o = rda_act && rda_to_q[ToHost];
   assign host_data_o  = host_valid_o ? rda_data : '0;
-  assign host_addr_o  = host_valid_o ? rda_off_q + AddrW'(word_q) : '0;
+  assign host_addr_o  = host_valid_o ? rda_off_q + AddrW'(rda_rel) : '0;
 
   // Host requests run one cycle ahead of the words: word 0 in the setup cycle (from the plan
-  // being computed), word i + 1 in the cycle of word i.
-  logic wra_host_d, wra_host_q;
+  // being computed), word i + 1 in the cycle of word i. (A host write always has start 0: the
+  // host link is the first hop of every schedule that uses it.)
+  logic            wra_host_d, wra_host_q;
+  logic [CntW-1:0] host_next;  // the index of the next cycle's word
   assign wra_host_d = (wra_src_d == ps_pkg::SrcHost) && (wra_len_d != '0);
   assign wra_host_q = (wra_src_q == ps_pkg::SrcHost);
+  assign host_next  = word_q + CntW'(1);
 
   always_comb begin
     host_req_o      = 1'b0;
@@ -688,9 +815,9 @@ module ps_router #(
     if (run_q && setup_q && wra_host_d) begin
       host_req_o      = 1'b1;
       host_req_addr_o = wra_off_d;
-    end else if (xfer && wra_host_q && (word_q + CntW'(1) < wra_len_q)) begin
+    end else if (xfer && wra_host_q && (host_next < wra_len_q)) begin
       host_req_o      = 1'b1;
-      host_req_addr_o = wra_off_q + AddrW'(word_q) + AddrW'(1);
+      host_req_addr_o = wra_off_q + AddrW'(host_next);
     end
   end
 
@@ -736,6 +863,11 @@ module ps_router #(
   ////////////////
 
 `ifndef SYNTHESIS
+  function automatic logic ends_in_step(logic [CntW-1:0] first, logic [CntW-1:0] len,
+                                        logic [CntW-1:0] step_len);
+    ends_in_step = ({1'b0, first} + {1'b0, len} <= {1'b0, step_len});
+  endfunction
+
   // The two write ports never hit one address in one cycle, and no step outruns L_s.
   // (Checked out of reset; rst_ni only as the asynchronous reset, as in the registers above.)
   always @(posedge clk_i or negedge rst_ni) begin
@@ -747,9 +879,12 @@ module ps_router #(
           else $error("ps_router %0d: both write ports at address %0d", pe_i, wra_addr);
       end
       if (xfer) begin
-        assert (rda_len_q <= len_q && rdb_len_q <= len_q && wra_len_q <= len_q &&
-                wrb_len_q <= len_q)
-          else $error("ps_router %0d: a transfer is longer than its step", pe_i);
+        assert (ends_in_step(rda_st_q, rda_len_q, len_q) && ends_in_step(rdb_st_q, rdb_len_q, len_q)
+                && ends_in_step(wra_st_q, wra_len_q, len_q) &&
+                ends_in_step(wrb_st_q, wrb_len_q, len_q))
+          else $error("ps_router %0d: a transfer ends after its step", pe_i);
+        assert (!wra_host_q || wra_st_q == '0)
+          else $error("ps_router %0d: a host write with a start", pe_i);
       end
     end
   end

@@ -111,6 +111,7 @@ module tb_ps_network;
       .rst_ni         (rst_n),
       .cmd_start_i    (start),
       .cmd_op_i       (op),
+      .cmd_fast_i     (1'b0),  // the paper's schedules (the cosim runs the fast ones)
       .cmd_words_i    (words),
       .cmd_base_i     (base),
       .busy_o         (busy),

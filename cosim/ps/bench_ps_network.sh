@@ -1,63 +1,81 @@
 #!/usr/bin/env bash
-# bench_ps_network.sh - the perfect-shuffle RTL's cycle counts and the cosim's speed (a benchmark,
-# not a test).
+# bench_ps_network.sh - the perfect-shuffle RTL's cycle counts, paper against fast schedules,
+# against the link-capacity bound (a benchmark, not a test).
 #
-# usage: cosim/ps/bench_ps_network.sh <build>/bin/cosim_ps_network [<build>/bin/pinet] [N]
+# usage: cosim/ps/bench_ps_network.sh <build>/bin/cosim_ps_network <build>/bin/pinet [N ...]
 #
-# For every collective on N PEs (default 64) and M = 4224 and 8064 words (multiples of N = 64
-# and of log2 N = 6, the broadcasts' packet count; both >= 64 N), one cosim run with every output
-# compared every cycle (--runs 1 --bad 0). It prints the cycle in which the RTL raised done
-# (measured on the DUT's done_o), the ideal (1 - 1/N) M words plus one setup cycle per step,
-# their ratio, the C model's T (pinet shuffle run ... --json, when the CLI is given: the RTL matches
-# it or the cosim would have failed), the cosim speed in cycles/s over the whole run (memory
-# loads, the collective, the read-back), with checking and without (--compare 0), and (with the
-# CLI) the link-capacity lower bound of any schedule (docs/shuffle.md section 12) and
-# rtl_cycles / bound.
+# For every collective on N PEs (default N = 8 16 32 64) and M = 64 N and 128 N (rounded up to a
+# multiple of log2 N for the broadcasts, whose paper schedule sends packets of M / log2 N), two
+# cosim runs with every output compared every cycle (--runs 1 --bad 0 --disturb 0): cmd_fast_i =
+# 0 (the paper's schedule) and 1 (the fast one). Columns:
+#   paper, fast   the cycle in which the RTL raised done (measured on the DUT's done_o); the
+#                 cosim fails unless it is the C model's T
+#   model_fast    the C model's fast schedule (pinet shuffle run --schedule fast): where it is
+#                 below `fast`, the C model has a faster schedule than the RTL runs yet
+#   bound         the link-capacity lower bound of any schedule (docs/shuffle.md section 12)
+#   /bound        paper, fast and model_fast over the bound
+#   cycles/s      the cosim's speed over the fast run (memory loads, collective, read-back)
 set -eu
-exe=${1:?usage: bench_ps_network.sh <cosim_ps_network> [<pinet CLI>] [N]}
-cli=${2:-}
-pes=${3:-64}
+exe=${1:?usage: bench_ps_network.sh <cosim_ps_network> <pinet CLI> [N ...]}
+cli=${2:?usage: bench_ps_network.sh <cosim_ps_network> <pinet CLI> [N ...]}
+shift 2
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(8 16 32 64)
 [ -x "$exe" ] || { echo "bench_ps_network: $exe is not executable" >&2; exit 2; }
-n=0
-while [ $((1 << n)) -lt "$pes" ]; do n=$((n + 1)); done
+[ -x "$cli" ] || { echo "bench_ps_network: $cli is not executable" >&2; exit 2; }
 ops=(bcast bcast-host scatter integrate allgather gather upload)
-steps=($((2 * n - 1)) $((2 * n)) $((n + 1)) $n $n $n $((n + 1)))
 
-printf 'perfect-shuffle RTL, N = %d (n = %d): cycles until done against (1 - 1/N) M + steps\n' \
-  "$pes" "$n"
-printf '%-11s %6s %6s %11s %11s %8s %11s %13s %13s %9s %9s\n' op M steps rtl_cycles ideal ratio \
-  model_T 'cycles/s chk' 'cycles/s raw' bound rtl/bound
-for words in 4224 8064; do
-  for op in 0 1 2 3 4 5 6; do
-    out=$("$exe" --pes "$pes" --op $op --words $words --runs 1 --bad 0 --disturb 0 \
-          --cycles 10000000)
-    line=$(printf '%s\n' "$out" | grep '^bench ')
-    rtl=$(printf '%s\n' "$line" | sed -n 's/.* rtl_cycles \([0-9]*\).*/\1/p')
-    speed=$(printf '%s\n' "$out" | sed -n 's/.*(\([0-9]*\) cycles\/s.*/\1/p' | head -n 1)
-    if ! printf '%s\n' "$out" | grep -q '^PASS '; then
-      echo "bench_ps_network: cosim failed: $out" >&2
-      exit 1
-    fi
-    raw=$("$exe" --pes "$pes" --op $op --words $words --runs 1 --compare 0 --cycles 10000000 |
-          sed -n 's/.*(\([0-9]*\) cycles\/s.*/\1/p' | head -n 1)
-    model=- bound=- over=-
-    if [ -n "$cli" ]; then
-      read -r model bound < <("$cli" shuffle run --op "${ops[$op]}" --pes "$pes" --words $words \
-        --json | python3 -c 'import json, sys; j = json.load(sys.stdin); print(j["cycles"], j["bound"])')
-      over=$(awk -v a="$rtl" -v b="$bound" 'BEGIN { printf "%.3f", a / b }')
-    fi
-    ideal=$(( words - words / pes + ${steps[$op]} ))
-    ratio=$(awk -v a="$rtl" -v b="$ideal" 'BEGIN { printf "%.3f", a / b }')
-    printf '%-11s %6d %6d %11d %11d %8s %11s %13s %13s %9s %9s\n' "${ops[$op]}" $words \
-      "${steps[$op]}" "$rtl" "$ideal" "$ratio" "$model" "$speed" "$raw" "$bound" "$over"
+# rtl_cycles <N> <op number> <M> <fast 0|1> [speed variable]: one compared cosim run.
+rtl_cycles() {
+  local out line
+  out=$("$exe" --pes "$1" --op "$2" --words "$3" --fast "$4" --runs 1 --bad 0 --disturb 0 \
+        --cycles 10000000 2>&1) || true
+  if ! printf '%s\n' "$out" | grep -q '^PASS '; then
+    echo "bench_ps_network: cosim failed (N $1, op $2, M $3, fast $4): $out" >&2
+    exit 1
+  fi
+  line=$(printf '%s\n' "$out" | grep '^bench ')
+  cyc=$(printf '%s\n' "$line" | sed -n 's/.* rtl_cycles \([0-9]*\).*/\1/p')
+  speed=$(printf '%s\n' "$out" | sed -n 's/.*(\([0-9]*\) cycles\/s.*/\1/p' | head -n 1)
+}
+
+# model <op> <N> <M> <paper|fast>: the C model's T and bound.
+model() {
+  "$cli" shuffle run --op "$1" --pes "$2" --words "$3" --schedule "$4" --json |
+    python3 -c 'import json, sys; j = json.load(sys.stdin); print(j["cycles"], j["bound"])'
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
+
+printf 'perfect-shuffle RTL: cycles until done, paper and fast schedules, against the link bound\n'
+printf '%4s %-11s %6s %7s %7s %10s %7s %12s %11s %17s %9s\n' N op M paper fast model_fast bound \
+  paper/bound fast/bound model_fast/bound cycles/s
+for pes in "${sizes[@]}"; do
+  n=0
+  while [ $((1 << n)) -lt "$pes" ]; do n=$((n + 1)); done
+  for mult in 64 128; do
+    for op in 0 1 2 3 4 5 6; do
+      words=$((mult * pes))
+      if [ $op -le 1 ]; then words=$(( (words + n - 1) / n * n )); fi
+      bound='' mfast=''
+      rtl_cycles "$pes" $op $words 0
+      paper=$cyc
+      rtl_cycles "$pes" $op $words 1
+      fast=$cyc
+      read -r _ bound < <(model "${ops[$op]}" "$pes" $words paper)
+      read -r mfast _ < <(model "${ops[$op]}" "$pes" $words fast)
+      [ -n "${bound:-}" ] && [ -n "${mfast:-}" ] ||
+        { echo "bench_ps_network: $cli shuffle run failed (N $pes, ${ops[$op]}, M $words)" >&2; exit 1; }
+      printf '%4d %-11s %6d %7d %7d %10d %7d %12s %11s %17s %9s\n' "$pes" "${ops[$op]}" $words \
+        "$paper" "$fast" "$mfast" "$bound" "$(ratio "$paper" "$bound")" \
+        "$(ratio "$fast" "$bound")" "$(ratio "$mfast" "$bound")" "$speed"
+    done
   done
 done
 cat <<'EOF'
-ratio = rtl_cycles / ideal. The RTL adds no cycle to the C model's cycle contract (rtl_cycles =
-model_T); integrate, allgather and gather reach the ideal exactly (n + (1 - 1/N) M). The others
-are longer by construction of the paper's schedules, not by the RTL: scatter and upload move M/2
-more on the host link and the root's tree link ((n+1) + M/2 + (1 - 1/N) M), and the pipelined
-broadcasts send every packet over log N tree levels ((2n - 1)(1 + M/n), 2n (1 + M/n)).
-rtl/bound: against what the links allow any schedule (PE 0 has two useful channels each way, the
-host link one), the paper's schedules are 1.5x to 3.7x off; issue 11's fast schedules aim at 1.05x.
+The RTL adds no cycle to the C model's cycle contract (the cosim compares every output every
+cycle). paper: bcast (2n - 1)(1 + M/n), bcast-host 2n (1 + M/n), scatter and upload (n + 1) + M/2
++ (1 - 1/N) M, integrate, allgather and gather n + (1 - 1/N) M. fast (docs/shuffle.md section
+13): the broadcasts are at their bound (ceil(M/2) + n, M + n + 1); the other ops run the
+paper's schedule in the RTL until their fast ones are in it.
 EOF

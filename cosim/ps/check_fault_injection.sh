@@ -20,7 +20,7 @@ expect_usage "network --pes 12" "$network" --pes 12
 expect_usage "network --pes 128" "$network" --pes 128
 expect_usage "network --op 8" "$network" --op 8
 expect_usage "network --words 12 (N = 8)" "$network" --pes 8 --words 12 --op 3
-expect_usage "network --words 4096 (MemWords 512)" "$network" --pes 8 --words 4096
+expect_usage "network --words 2048 (MemWords 1024)" "$network" --pes 8 --words 2048
 expect_usage "network --compare 2" "$network" --compare 2
 expect_usage "network --inject-fault x" "$network" --inject-fault x
 expect_usage "system --scenarios 0" "$system" --scenarios 0

@@ -20,7 +20,8 @@
 // C model's memories after every run; after an upload the host's image ("host.mem[5]").
 //
 // Extra options: --op K (0..7 one collective by pinet_shuffle_op value, 7 the ring exchange, 255
-// all), --words M,
+// all), --fast F (cmd_fast_i: 0 the paper's schedules, 1 the fast ones, 2 a coin per command;
+// the fast ones are rtl_runs_fast's, the C model's pinet_shuffle_build_fast), --words M,
 // --max-words W (cap of the random M), --runs R (stop after R collectives; --cycles stays the
 // cap), --bad 0 (no bad commands), --disturb 0 (no command while busy, no reset), --compare 0
 // (drive only, no checking: a speed baseline).
@@ -64,6 +65,7 @@ struct RunConfig {
   uint32_t mem_words = 0;
   uint64_t fault = pc::kNoFault;
   uint32_t op = pc::kOpAll;
+  uint32_t fast = 0;       // 0 paper, 1 fast, 2 either (a coin per command)
   uint32_t words = 0;      // 0: random
   uint32_t max_words = 0;  // cap of the random M
   uint64_t runs = 0;       // 0: until --cycles
@@ -163,20 +165,35 @@ class NetworkRun {
     }
   }
 
-  uint32_t quantum(uint32_t op) const {
+  uint32_t quantum(uint32_t op, bool fast) const {
     uint32_t q = 0;
-    pc::rtl_quantum(op, cfg_.pes, &q);
+    pc::rtl_quantum(op, cfg_.pes, &q, fast);
     return q;
   }
 
-  bool words_ok(uint32_t op, uint32_t words) const {
-    const uint32_t q = quantum(op);
+  bool words_ok(uint32_t op, uint32_t words, bool fast) const {
+    const uint32_t q = quantum(op, fast);
     return words > 0 && q > 0 && words % q == 0 && words <= cfg_.mem_words;
+  }
+
+  // Whether a fixed --words M suits one of the chosen ops under that schedule.
+  bool words_fit(bool fast) const {
+    for (uint32_t op = 0; op < pc::kNumOps; op++)
+      if ((cfg_.op == pc::kOpAll || cfg_.op == op) && words_ok(op, cfg_.words, fast)) return true;
+    return false;
+  }
+
+  // The schedule of the next command (no random draw unless --fast 2: the paper runs keep their
+  // sequences). With --fast 2 and a fixed M that suits one schedule only, that one.
+  bool choose_fast() {
+    bool fast = cfg_.fast == 2 ? rnd(2) == 1 : cfg_.fast == 1;
+    if (cfg_.fast == 2 && cfg_.words != 0 && !words_fit(fast)) fast = !fast;
+    return fast;
   }
 
   // Every collective once in each round of eight runs, in a random order (with --words, the
   // ops that M does not suit are left out).
-  uint32_t choose_op() {
+  uint32_t choose_op(bool fast) {
     if (cfg_.op != pc::kOpAll) return cfg_.op;
     for (;;) {
       if (deck_.empty()) {
@@ -185,13 +202,13 @@ class NetworkRun {
       }
       const uint32_t op = deck_.back();
       deck_.pop_back();
-      if (cfg_.words == 0 || words_ok(op, cfg_.words)) return op;
+      if (cfg_.words == 0 || words_ok(op, cfg_.words, fast)) return op;
     }
   }
 
-  uint32_t choose_words(uint32_t op) {
+  uint32_t choose_words(uint32_t op, bool fast) {
     if (cfg_.words != 0) return cfg_.words;
-    const uint32_t q = quantum(op);
+    const uint32_t q = quantum(op, fast);
     const uint32_t cap = cfg_.max_words ? std::min(cfg_.max_words, cfg_.mem_words) : cfg_.mem_words;
     const uint32_t kmax = std::max(1u, cap / q);
     const uint32_t k = rnd(2) == 0 ? 1 + rnd(std::min(kmax, 8u)) : 1 + rnd(kmax);
@@ -202,8 +219,9 @@ class NetworkRun {
   // right at the boundaries: base + M = MemWords + 1, M one power of two short of the quantum.
   void bad_command() {
     const uint32_t kind = rnd(5);
+    const bool fast = choose_fast();
     uint32_t op = rnd(pc::kNumOps), words = 0, base = 0;
-    uint32_t q = quantum(op);
+    uint32_t q = quantum(op, fast);
     switch (kind) {
       case 0:  // an op the RTL does not run: custom, 9 .. 15
         op = 8 + rnd(8);
@@ -214,7 +232,7 @@ class NetworkRun {
         break;
       case 2: {  // M not a multiple of the quantum (N; log2 N for the broadcasts, when > 1; 4)
         if (q == 1) op = PINET_SHUFFLE_OP_SCATTER + rnd(5);
-        q = quantum(op);
+        q = quantum(op, fast);
         uint32_t r = 1 + rnd(q - 1);
         if (rnd(2) == 0 && (q & (q - 1)) == 0) r = 1u << rnd(__builtin_ctz(q));
         words = q * rnd(cfg_.mem_words / q) + r;
@@ -230,6 +248,7 @@ class NetworkRun {
         break;
     }
     in_.start = true;
+    in_.fast = fast;
     in_.op = op;
     in_.words = words;
     in_.base = base;
@@ -247,8 +266,9 @@ class NetworkRun {
         read_word(rnd(cfg_.mem_words));
       }
     }
-    const uint32_t op = choose_op();
-    const uint32_t words = choose_words(op);
+    const bool fast = choose_fast();
+    const uint32_t op = choose_op(fast);
+    const uint32_t words = choose_words(op, fast);
     // The image anywhere, one run in eight right at the end of the memory.
     const uint32_t base = rnd(8) == 0 ? cfg_.mem_words - words : rnd(cfg_.mem_words - words + 1);
     for (uint32_t a = base; a < base + words && !stop(); a++) load_word(a);
@@ -259,21 +279,23 @@ class NetworkRun {
     // How long the run takes (for placing the rare disturbances): the C model's T.
     uint64_t total = 0;
     pinet_shuffle_schedule *sched = nullptr;
-    if (pc::rtl_build(&sched, op, cfg_.pes, words) == PINET_OK)
+    if (pc::rtl_build(&sched, op, cfg_.pes, words, fast) == PINET_OK)
       pinet_shuffle_cycle_total(sched, &total);
     pinet_shuffle_schedule_free(sched);
     const uint64_t abort_at = cfg_.disturb && rnd(16) == 0 ? rnd(total + 1) : UINT64_MAX;
     const uint64_t busy_at = cfg_.disturb && rnd(4) == 0 ? rnd(total + 1) : UINT64_MAX;
 
     in_.start = true;
+    in_.fast = fast;
     in_.op = op;
     in_.words = words;
     in_.base = base;
     if (std::getenv("PS_COSIM_DEBUG"))
       std::fprintf(stderr,
-                   "cycle %" PRIu64 ": start %s M %u base %u (T %" PRIu64 ", abort at %" PRIu64
+                   "cycle %" PRIu64 ": start %s%s M %u base %u (T %" PRIu64 ", abort at %" PRIu64
                    ", busy command at %" PRIu64 ")\n",
-                   cycle_, pc::op_name(op), words, base, total, abort_at, busy_at);
+                   cycle_, pc::op_name(op), fast ? " (fast)" : "", words, base, total, abort_at,
+                   busy_at);
     start_cycle_ = cycle_;
     run_op_ = op;
     measuring_ = true;
@@ -323,13 +345,19 @@ class NetworkRun {
                   ", memory words read back %" PRIu64 "\n",
                   chk_.refused(), chk_.busy_refused(), chk_.aborted(), chk_.words_moved(),
                   chk_.mem_reads());
+      if (cfg_.fast != 0)
+        std::printf("cosim %s: runs of a fast schedule (cmd_fast_i = 1, bcast and bcast-host) "
+                    "%" PRIu64 "\n",
+                    opt_.block().c_str(), chk_.fast_runs());
     }
     for (uint32_t op = 0; op < pc::kNumOps; op++) {
       if (rtl_cycles_[op] == 0) continue;
       std::printf(
-          "bench %s pes %u op %s words %u rtl_cycles %" PRIu64 " cycles %" PRIu64 " seconds %.3f\n",
+          "bench %s pes %u op %s words %u rtl_cycles %" PRIu64 " cycles %" PRIu64
+          " seconds %.3f%s\n",
           opt_.block().c_str(), cfg_.pes, pc::op_name(op),
-          cfg_.compare ? chk_.stats(op).last_words : cfg_.words, rtl_cycles_[op], cycle_, secs_);
+          cfg_.compare ? chk_.stats(op).last_words : cfg_.words, rtl_cycles_[op], cycle_, secs_,
+          cfg_.fast == 1 ? " schedule fast" : cfg_.fast == 2 ? " schedule mixed" : "");
     }
   }
 
@@ -370,6 +398,9 @@ int main(int argc, char **argv) {
   opt.add_int("op", pc::kOpAll,
               "collective by pinet_shuffle_op value (0 bcast .. 6 upload, 7 ring-exchange), "
               "255 all");
+  opt.add_int("fast", 0,
+              "cmd_fast_i: 0 the paper's schedules, 1 the fast ones (bcast, bcast-host), 2 a "
+              "coin per command");
   opt.add_int("words", 0, "M for every run (0: random multiples of the quantum)");
   opt.add_int("max-words", 0, "cap of the random M (0: MemWords)");
   opt.add_int("runs", 0, "stop after this many collectives (0: run --cycles cycles)");
@@ -418,11 +449,16 @@ int main(int argc, char **argv) {
     opt.reject("--compare, --bad and --disturb must be 0 or 1");
     return opt.exit_code();
   }
+  if (opt.get("fast") > 2) {
+    opt.reject("--fast must be 0 (paper), 1 (fast) or 2 (either)");
+    return opt.exit_code();
+  }
   if (opt.get("words") > cfg.mem_words || opt.get("max-words") > cfg.mem_words) {
     opt.reject("--words / --max-words above MemWords = " + std::to_string(cfg.mem_words));
     return opt.exit_code();
   }
   cfg.op = (uint32_t)opt.get("op");
+  cfg.fast = (uint32_t)opt.get("fast");
   cfg.words = (uint32_t)opt.get("words");
   cfg.max_words = (uint32_t)opt.get("max-words");
   cfg.runs = opt.get("runs");
@@ -432,9 +468,13 @@ int main(int argc, char **argv) {
   if (cfg.words != 0) {  // the fixed M must suit the chosen op (or at least one op)
     bool any = false;
     for (uint32_t op = 0; op < pc::kNumOps; op++) {
-      uint32_t q = 0;
-      pc::rtl_quantum(op, cfg.pes, &q);
-      if ((cfg.op == pc::kOpAll || cfg.op == op) && q > 0 && cfg.words % q == 0) any = true;
+      for (uint32_t fast = 0; fast < 2; fast++) {
+        uint32_t q = 0;
+        pc::rtl_quantum(op, cfg.pes, &q, fast == 1);
+        const bool mode = cfg.fast == 2 || cfg.fast == fast;
+        if (mode && (cfg.op == pc::kOpAll || cfg.op == op) && q > 0 && cfg.words % q == 0)
+          any = true;
+      }
     }
     if (!any) {
       opt.reject("--words " + std::to_string(cfg.words) +

@@ -81,6 +81,7 @@ void backproject(const Scenario &sc, const uint32_t *proj, const uint32_t *filte
 struct Wires {
   sc_clock clk{"clk", 10, SC_NS, 0.5, 0, SC_NS, true};
   sc_signal<bool> rst_n{"rst_n"}, start{"start"}, busy{"busy"}, done{"done"};
+  sc_signal<bool> fast{"fast"};  // cmd_fast_i: the paper's schedules (this run's FBP rounds)
   sc_signal<uint32_t> op{"op"}, words{"words"}, base{"base"}, err{"err"};
   sc_signal<bool> host_req{"host_req"}, host_valid_in{"host_valid_in"},
       host_valid_out{"host_valid_out"};
@@ -318,6 +319,7 @@ SC_MODULE(ScoreboardModule) {
     in.rst_n = w->rst_n.read();
     in.start = w->start.read();
     in.op = w->op.read();
+    in.fast = w->fast.read();
     in.words = w->words.read();
     in.base = w->base.read();
     const uint32_t we = w->lcl_we.read();
@@ -384,6 +386,7 @@ int sc_main(int argc, char **argv) {
   dut->rst_ni(w.rst_n);
   dut->cmd_start_i(w.start);
   dut->cmd_op_i(w.op);
+  dut->cmd_fast_i(w.fast);
   dut->cmd_words_i(w.words);
   dut->cmd_base_i(w.base);
   dut->busy_o(w.busy);

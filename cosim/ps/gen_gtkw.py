@@ -13,8 +13,8 @@ Writes
   waves/filters/ps_op.txt      cmd_op_i / op_q: the op's name (pinet_shuffle_op)
   waves/filters/ps_err.txt     err_o / err_q: the error's name (ps_pkg::ps_err_e)
   waves/filters/ps_opstep.txt  a router's {run_q, op_q, step_q}: "idle" or "<op> step <k>"
-Each router group shows the op and step (the concatenation above, named by ps_opstep.txt), the
-setup cycle, the word counter and the step length, then its four output links and its four input
+Each router group shows the op and step (the concatenation above, named by ps_opstep.txt),
+whether it runs the fast schedule, the setup cycle, the word counter and the step length, then its four output links and its four input
 links, each as valid (a bit of out_valid_o / in_valid_i) and its 32-bit word. Open a dump from the
 repository root: gtkwave waves/<run>.fst waves/<block>.gtkw (the filters are named relative to it).
 """
@@ -26,7 +26,7 @@ OPS = ["bcast", "bcast-host", "scatter", "integrate", "allgather", "gather", "up
 ERRS = ["OK", "BAD_OP", "WORDS_0", "MEMORY", "QUANTUM", "BUSY", "LINK", "ERR7?"]
 STEP_BITS = 5
 # N -> MemWords of the Verilated sizes (cosim/ps/CMakeLists.txt, PS_MEMWORDS_<N>).
-SIZES = {2: 32768, 4: 256, 8: 512, 16: 1024, 32: 2048, 64: 8192}
+SIZES = {2: 32768, 4: 256, 8: 1024, 16: 2048, 32: 4096, 64: 8192}
 OP_BITS = 4
 
 # Flags of a .gtkw trace line (GTKWave's TR_* bits).
@@ -100,7 +100,7 @@ def network_save(title, top, pes, mem_words, dump, net=None, head=None, open_rou
     """The save file of a ps_network at scope `net` (default <top>.ps_network); `head(save)` may
     add traces above the network's (cosim/recon/gen_gtkw.py adds the phase)."""
     addr_w = clog2(mem_words)
-    cnt_w = clog2(mem_words + 1)
+    cnt_w = clog2(mem_words + clog2(pes) + 1)  # ps_router's CntW
     open_routers = set(range(8)) if open_routers is None else open_routers
     s = Save(title, dump)
     net = net or f"{top}.ps_network"
@@ -111,6 +111,7 @@ def network_save(title, top, pes, mem_words, dump, net=None, head=None, open_rou
     s.trace(f"{net}.rst_ni", BIN)
     s.trace(f"{net}.cmd_start_i", BIN)
     s.trace(f"{net}.cmd_op_i[3:0]", HEX, filt="waves/filters/ps_op.txt")
+    s.trace(f"{net}.cmd_fast_i", BIN, alias="cmd_fast_i (fast schedule)")
     s.trace(f"{net}.cmd_words_i[31:0]", DEC)
     s.trace(f"{net}.cmd_base_i[31:0]", DEC)
     s.trace(f"{net}.busy_o", BIN)
@@ -146,6 +147,7 @@ def network_save(title, top, pes, mem_words, dump, net=None, head=None, open_rou
         s.vector(f"router {j} op / step", [f"{r}.run_q"] + bits(f"{r}.op_q", OP_BITS, 0, OP_BITS)
                  + bits(f"{r}.step_q", STEP_BITS, 0, STEP_BITS), HEX,
                  filt="waves/filters/ps_opstep.txt")
+        s.trace(f"{r}.fast_q", BIN, alias="fast schedule")
         s.trace(f"{r}.setup_q", BIN, alias="setup cycle")
         s.trace(f"{r}.word_q[{cnt_w - 1}:0]", DEC, alias="word i")
         s.trace(f"{r}.len_q[{cnt_w - 1}:0]", DEC, alias="step length L")

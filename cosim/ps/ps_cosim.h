@@ -55,10 +55,17 @@ inline const char *op_name(uint32_t op) {
   return s ? s : "bad-op";
 }
 
+// What ps_router runs for cmd_fast_i = 1: the fast broadcasts of pinet_shuffle_build_fast; every
+// other op runs the paper's schedule (the C model's other fast schedules are not in the RTL yet).
+inline bool rtl_runs_fast(uint32_t op, bool fast) {
+  return fast && (op == PINET_SHUFFLE_OP_BCAST || op == PINET_SHUFFLE_OP_BCAST_HOST);
+}
+
 // The RTL's op set in C-model terms: the built-in collectives (pinet_shuffle_words_quantum,
-// pinet_shuffle_build) and the ring exchange along the built-in ring (quantum 4,
+// pinet_shuffle_build; with `fast`, rtl_runs_fast: pinet_shuffle_fast_words_quantum,
+// pinet_shuffle_build_fast) and the ring exchange along the built-in ring (quantum 4,
 // pinet_shuffle_build_ring_exchange_default); custom and unknown ops give PINET_ERR_RANGE.
-inline pinet_status rtl_quantum(uint32_t op, uint32_t pes, uint32_t *quantum) {
+inline pinet_status rtl_quantum(uint32_t op, uint32_t pes, uint32_t *quantum, bool fast = false) {
   if (op == PINET_SHUFFLE_OP_RING_EXCHANGE) {
     uint32_t n = 0;
     pinet_status st = pinet_shuffle_log2(pes, &n);
@@ -66,14 +73,18 @@ inline pinet_status rtl_quantum(uint32_t op, uint32_t pes, uint32_t *quantum) {
     return st;
   }
   if (op > 15) return PINET_ERR_RANGE;
+  if (rtl_runs_fast(op, fast))
+    return pinet_shuffle_fast_words_quantum((pinet_shuffle_op)op, pes, quantum);
   return pinet_shuffle_words_quantum((pinet_shuffle_op)op, pes, quantum);
 }
 
 inline pinet_status rtl_build(pinet_shuffle_schedule **sched, uint32_t op, uint32_t pes,
-                              uint32_t words) {
+                              uint32_t words, bool fast = false) {
   if (op == PINET_SHUFFLE_OP_RING_EXCHANGE)
     return pinet_shuffle_build_ring_exchange_default(sched, pes, words);
   if (op > 15) return PINET_ERR_RANGE;
+  if (rtl_runs_fast(op, fast))
+    return pinet_shuffle_build_fast(sched, (pinet_shuffle_op)op, pes, words);
   return pinet_shuffle_build(sched, (pinet_shuffle_op)op, pes, words);
 }
 
@@ -82,15 +93,15 @@ inline pinet_status rtl_build(pinet_shuffle_schedule **sched, uint32_t op, uint3
 // of the quantum); M = 0 and the image not fitting the memory (base + M > MemWords) are checked
 // here, in the RTL's order. Returns UINT32_MAX if the C model answers something unexpected.
 inline uint32_t expected_error(uint32_t op, uint32_t words, uint32_t base, uint32_t pes,
-                               uint32_t mem_words) {
+                               uint32_t mem_words, bool fast) {
   uint32_t quantum = 0;
-  pinet_status st = rtl_quantum(op, pes, &quantum);
+  pinet_status st = rtl_quantum(op, pes, &quantum, fast);
   if (st == PINET_ERR_RANGE) return kErrBadOp;
   if (st != PINET_OK) return UINT32_MAX;
   if (words == 0) return kErrWords;
   if ((uint64_t)base + words > mem_words) return kErrMemory;
   pinet_shuffle_schedule *sched = nullptr;
-  st = rtl_build(&sched, op, pes, words);
+  st = rtl_build(&sched, op, pes, words, fast);
   pinet_shuffle_schedule_free(sched);
   if (st == PINET_ERR_MISMATCH) return kErrQuantum;
   return st == PINET_OK ? kErrOk : UINT32_MAX;
@@ -144,6 +155,7 @@ inline void set_word(VlWide<W> &port, unsigned i, uint32_t v) {
 struct NetIn {
   bool rst_n = true;
   bool start = false;
+  bool fast = false;  // cmd_fast_i
   uint32_t op = 0, words = 0, base = 0;
   std::vector<uint8_t> lcl_we;  // N
   uint32_t lcl_addr = 0;
@@ -190,6 +202,7 @@ inline void drive_inputs(M &m, uint32_t pes, const NetIn &in) {
   m.rst_ni = in.rst_n;
   m.cmd_start_i = in.start;
   m.cmd_op_i = in.op;
+  m.cmd_fast_i = in.fast;
   m.cmd_words_i = in.words;
   m.cmd_base_i = in.base;
   for (uint32_t j = 0; j < pes; j++) {
@@ -252,6 +265,7 @@ class NetworkChecker {
     return known_[(size_t)pe * mem_words_ + addr] != 0;
   }
   const OpStats &stats(uint32_t op) const { return stats_[op]; }
+  uint64_t fast_runs() const { return fast_runs_; }  // completed runs of a fast schedule
   uint64_t refused() const { return refused_; }
   uint64_t busy_refused() const { return busy_refused_; }
   uint64_t aborted() const { return aborted_; }
@@ -354,13 +368,14 @@ class NetworkChecker {
         s.words += words_;
         s.last_cycles = t_;
         s.last_words = words_;
+        if (rtl_runs_fast(op_, fast_)) fast_runs_++;
         drop_model();
       }
       return true;
     }
     local_writes(in);
     if (in.start) {
-      const uint32_t e = expected_error(in.op, in.words, in.base, pes_, mem_words_);
+      const uint32_t e = expected_error(in.op, in.words, in.base, pes_, mem_words_, in.fast);
       if (e == UINT32_MAX) {
         sb_.fail(cycle_, "cmodel:expected_error");
         return false;
@@ -388,9 +403,10 @@ class NetworkChecker {
 
   bool start_model(const NetIn &in) {
     op_ = in.op;
+    fast_ = in.fast;
     words_ = in.words;
     base_ = in.base;
-    if (!model_ok("pinet_shuffle_build", rtl_build(&sched_, op_, pes_, words_)))
+    if (!model_ok("pinet_shuffle_build", rtl_build(&sched_, op_, pes_, words_, fast_)))
       return false;
     std::vector<const uint32_t *> init(pes_);
     for (uint32_t j = 0; j < pes_; j++) init[j] = &shadow_[(size_t)j * mem_words_ + base_];
@@ -454,6 +470,7 @@ class NetworkChecker {
   pinet_shuffle_schedule *sched_ = nullptr;
   pinet_shuffle_cycle *sim_ = nullptr;
   uint32_t op_ = 0, words_ = 0, base_ = 0;
+  bool fast_ = false;
   uint64_t t_ = 0;
   bool done_ = false;
   uint32_t err_ = kErrOk;
@@ -461,6 +478,7 @@ class NetworkChecker {
   bool first_ = true;
   OpStats stats_[kNumOps];
   uint64_t refused_ = 0, busy_refused_ = 0, aborted_ = 0, mem_reads_ = 0, words_moved_ = 0;
+  uint64_t fast_runs_ = 0;
 };
 
 }  // namespace ps

@@ -49,6 +49,7 @@ module recon_system_top #(
     .rst_ni          (rst_ni),
     .cmd_start_i     (cmd_start_i),
     .cmd_op_i        (cmd_op_i),
+    .cmd_fast_i      (1'b0),  // the paper's schedules, as the C reconstruction
     .cmd_words_i     (cmd_words_i),
     .cmd_base_i      (cmd_base_i),
     .busy_o          (busy_o),

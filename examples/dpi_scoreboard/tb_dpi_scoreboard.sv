@@ -77,6 +77,7 @@ module tb_dpi_scoreboard;
     .rst_ni         (rst_n),
     .cmd_start_i    (cmd_start),
     .cmd_op_i       (cmd_op),
+    .cmd_fast_i     (1'b0),  // the paper's schedules: what pinet_dpi builds
     .cmd_words_i    (cmd_words),
     .cmd_base_i     (cmd_base),
     .busy_o         (busy),

@@ -64,7 +64,7 @@ fault ps_done_early ps_router.sv 's/  assign done_o = done_q;/  assign done_o = 
   "ps_router done" "ps_router done"
 # ps_network: the read ports (and so the out links' valid) active in a step's setup cycle too,
 # one cycle before the step's first word
-fault ps_valid_early ps_router.sv 's/  assign rda_act = xfer \&\& (word_q < rda_len_q);/  assign rda_act = run_q \&\& (word_q < rda_len_q);/' \
+fault ps_valid_early ps_router.sv 's/  assign rda_act = xfer \&\& (word_q >= rda_st_q)/  assign rda_act = run_q \&\& (word_q >= rda_st_q)/' \
   "ps_network links\\(N=2" "ps_network links"
 
 if [ $fails -ne 0 ]; then

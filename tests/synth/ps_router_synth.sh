@@ -7,8 +7,9 @@
 #     ps_router N=8 MemWords=64: memory as flops: <cells> cells, <flops> flops
 #   Asserts (any failure fails the test): no latch; exactly one memory, with two read and two
 #   write ports; the control flops at most the register bits the RTL declares (run, setup, done,
-#   step, word, length, error, the command, the step plan: 29 + 8 CntW + 5 AddrW, CntW =
-#   clog2(MemWords + 1), AddrW = clog2(MemWords)); with `both`, the flop flow has exactly
+#   step, word, length, error, the command with the fast flag and f, the step plan with the
+#   four starts: 32 + 13 CntW + 5 AddrW, CntW = clog2(MemWords + log2 N + 1), AddrW =
+#   clog2(MemWords)); with `both`, the flop flow has exactly
 #   MemWords x 32 flops more than the RAM flow.
 set -eu
 yosys=$1; logdir=$2; n=$3; mem=$4; mode=$5
@@ -37,9 +38,9 @@ flops() {
 }
 
 clog2() { v=1; b=0; while [ $v -lt "$1" ]; do v=$((v * 2)); b=$((b + 1)); done; echo $b; }
-cntw=$(clog2 $((mem + 1)))
+cntw=$(clog2 $((mem + $(clog2 "$n") + 1)))
 addrw=$(clog2 "$mem")
-bound=$((29 + 8 * cntw + 5 * addrw))
+bound=$((32 + 13 * cntw + 5 * addrw))
 
 ram_cells=$(cells ram)
 ram_flops=$(flops ram)
