@@ -21,8 +21,8 @@
 //
 // Command: cmd_start_i for one cycle with cmd_op_i (ps_pkg::ps_op_e = pinet_shuffle_op),
 // cmd_fast_i (0: the paper's schedule, pinet_shuffle_build; 1: the fast one,
-// pinet_shuffle_build_fast: today the broadcasts, the other ops run the paper's), cmd_words_i (M)
-// and cmd_base_i (the memory address of shared word 0: the collective works on
+// pinet_shuffle_build_fast: the broadcasts, scatter, upload and gather; integrate, allgather and
+// the ring exchange run the paper's), cmd_words_i (M) and cmd_base_i (the memory address of shared word 0: the collective works on
 // the image [base, base + M) of every memory, word w at base + w). Refused commands (see
 // ps_pkg::ps_err_e) set err_o and do not start. Status: busy_o during the run, done_o from the
 // cycle after its last word until the next command, err_o.
@@ -33,9 +33,12 @@
 // embedded tree PE 0 -> 1, p -> 2p, 2p+1): for each memory port an offset x * unit and a length
 // unit << e, where unit is M >> (k, n + 1 - k or n) or M / n (broadcast packets). Every router
 // derives the same step lengths L_s, so all routers stay in lock step without handshakes.
-// Fast broadcasts (docs/shuffle.md section 13): one cut-through step over two arc-disjoint trees,
-// F (forward links, words [0, f)) and B (backward links, words [f, M)); every port then also has
-// a start, its first cycle in the step, from the depth of Pe in the tree it serves.
+// Fast schedules (docs/shuffle.md section 13) are cut-through: every port also has a start, its
+// first cycle in the step. Broadcasts: one step over two arc-disjoint trees, F (forward links,
+// words [0, f)) and B (backward links, words [f, M)), starts from the depth of Pe in the tree.
+// Scatter, upload, gather: a step per packet of segments on tree F, a part's start = its offset
+// in its packet (or half-packet) + its hop delay; gather's first step splits PE 1's segment in
+// f and b words the way a broadcast splits M.
 //
 // Memory ports (MemWords x Width, 2 read + 2 write; flops here, a multi-port RAM or two banks
 // in silicon: the setup cycle also gives a synchronous-read RAM its address cycle for word 0):
@@ -43,10 +46,12 @@
 //            allgather; fast broadcast: tree B's children; gather to the parent; ring
 //            predecessor), host up (upload); the local port when idle
 //   read B : out 1 (tree child 2Pe+1 or PE 0's child 1, integrate's second half), or out 0 or
-//            out 1 (ring successor), or out 0 and out 1 (fast broadcast: tree F's children)
+//            out 1 (ring successor), or out 0 and out 1 (fast broadcast: tree F's children),
+//            or out 3 (fast gather: PE 1 -> N/2), or out 0 (fast gather: PE N/2 -> 0)
 //   write A: in 0, or in 0 + in 1 (integrate: the COPY and the ADD on one address, one adder),
 //            or in 2, or the host link, or in 1 (ring predecessor); the local port when idle
 //   write B: in 3, or in 2 (ring successor; fast broadcast: tree B's parent)
+//   (write A also takes in 1 in the fast gather: PE 0 from PE N/2)
 //
 // Cycle contract (docs/shuffle.md section 4, pinet_shuffle_cycle_*): cycle 0 is the cycle after
 // the edge that samples an accepted cmd_start_i. Step s occupies cycles B_s .. B_s + L_s; B_s is
@@ -162,9 +167,9 @@ module ps_router #(
   logic [CntW-1:0]        pkt_q;     // M / n: broadcast packet size
   logic [StepW-1:0]       last_q;    // last step number, 0-based
   // The plan of the current step (loaded in its setup cycle)
-  logic [CntW-1:0]        fwords_q;  // fast broadcasts: f, the words tree F carries
+  logic [CntW-1:0]        fwords_q;  // fast split: f, tree F's words (gather: PE 1's direct ones)
   logic [3:0]             rda_to_q;
-  logic [1:0]             rdb_to_q;    // read port B drives {out 1, out 0}
+  logic [2:0]             rdb_to_q;    // read port B drives {out 3, out 1, out 0}
   logic                   wrb_in2_q;   // write port B takes in 2 instead of in 3 (ring, tree B)
   logic [AddrW-1:0]       rda_off_q, rdb_off_q, wra_off_q, wrb_off_q;  // in the image (< M)
   logic [CntW-1:0]        rda_len_q, rdb_len_q, wra_len_q, wrb_len_q;  // 0: port idle
@@ -183,6 +188,8 @@ module ps_router #(
   logic [StepW-1:0] pe_depth;
   logic [XW-1:0]    x_depth;
   logic             pe_is0;
+  logic             pe_is1;
+  logic             pe_relay;  // PE N/2: the fast gather's second route into PE 0
   logic             has_kids;
   logic [XW-1:0]    x_pe, x_two_pe, x_two_pe1;  // Pe, 2Pe, 2Pe + 1
 
@@ -211,11 +218,27 @@ module ps_router #(
     bdepth_of = d;
   endfunction
 
+  // Fast gather: whether Pe (depth >= 2) is under PE 3 (the upper half) rather than PE 2: the
+  // bit below its highest one.
+  logic pe_in_u;
+
+  function automatic logic below_lead(logic [PeW-1:0] pe);
+    logic r;
+    r = 1'b0;
+    for (int b = 1; b < PeW; b++) begin
+      if (pe[b]) r = pe[b-1];
+    end
+    below_lead = r;
+  endfunction
+
+  assign pe_in_u   = below_lead(pe_i);
   assign pe_depth  = depth_of(pe_i);
   assign pe_bdepth = bdepth_of(pe_i);
   assign pe_even   = !pe_i[0];
   assign x_depth   = XW'(pe_depth);
   assign pe_is0    = (pe_i == '0);
+  assign pe_is1    = (pe_i == PeW'(1));
+  assign pe_relay  = (pe_i == PeW'(N / 2)) && (N > 2);
   assign has_kids  = !pe_i[LogN-1];
   assign x_pe      = {1'b0, pe_i};
   assign x_two_pe  = {pe_i, 1'b0};
@@ -230,6 +253,7 @@ module ps_router #(
   // 4 (its four blocks of W words).
   logic [CntW-1:0]  cmd_m;
   logic [CntW-1:0]  cmd_pkt;
+  logic [CntW-1:0]  cmd_s;   // S = M / N
   logic             cmd_is_bcast;
   logic             cmd_fast_bcast;  // one cut-through step, any M
   logic             cmd_is_ring;
@@ -239,6 +263,7 @@ module ps_router #(
 
   assign cmd_m        = CntW'(cmd_words_i);
   assign cmd_pkt      = cmd_m / CntLogN;
+  assign cmd_s        = cmd_m >> LogN;
   assign cmd_is_bcast = (cmd_op_i == ps_pkg::OpBcast) || (cmd_op_i == ps_pkg::OpBcastHost);
   assign cmd_fast_bcast = cmd_is_bcast && cmd_fast_i;
   assign cmd_is_ring  = (cmd_op_i == ps_pkg::OpRingExchange);
@@ -276,20 +301,27 @@ module ps_router #(
   logic [StepW-1:0] st;
   logic [StepW-1:0] unit_sh;   // unit = M >> unit_sh, or M / n for broadcasts
   logic             unit_pkt;
-  logic [StepW-1:0] step_le;   // L_s = unit << step_le
+  logic [StepW-1:0] step_le;   // L_s = unit << step_le (+ len_add)
+  logic [StepW-1:0] len_add;   // fast scatter, upload, gather: the hops behind the last word
   logic [StepW-1:0] sh;        // scatter / gather: the power of two of the subtree parts
   logic [StepW-1:0] hop;       // broadcast: 1 for bcast-host (its host hop is stage 1), else 0
   logic [XW-1:0]    mask_st;   // low st bits
   logic [XW-1:0]    mask_m;    // low n + 1 - st bits
   logic [3:0]       rda_to_d;
-  logic [1:0]       rdb_to_d;
+  logic [2:0]       rdb_to_d;
   logic             wrb_in2_d;
   logic             rda_en, rdb_en, wra_en, wrb_en;
   logic [XW-1:0]    rda_x, rdb_x, wra_x, wrb_x;
   logic [StepW-1:0] rda_e, rdb_e, wra_e, wrb_e;
-  logic             rda_tb, rdb_tb, wra_tb, wrb_tb;      // fast broadcast: the port serves tree B
-  logic [CntW-1:0]  rda_st_d, rdb_st_d, wra_st_d, wrb_st_d;
-  logic             fast_bc;                             // the fast broadcast's plan
+  logic             rda_tb, rdb_tb, wra_tb, wrb_tb;      // split: the port moves the b words
+  logic             rda_ru, rdb_ru, wra_ru, wrb_ru;      // fast gather: part of the upper half
+  logic [CntW-1:0]  rda_st_d, rdb_st_d, wra_st_d, wrb_st_d;  // delays (the starts, split)
+  logic             fast_bc;     // a fast broadcast
+  logic             split;       // a fast broadcast, or the fast gather's first step
+  logic             fast_pkt;    // a packet step of fast scatter, upload or gather
+  logic [StepW-1:0] dpk;         // its packet d (the segments of the depth-d PEs)
+  logic [StepW-1:0] dsh;         // d - depth: the parts of this PE's subtree are unit << dsh
+  logic [XW-1:0]    x_pkt, x_upper, x_own, x_kid0, x_kid1;
   src_e             wra_src_d;
 
   assign st      = step_q + StOne;
@@ -297,6 +329,21 @@ module ps_router #(
   assign mask_m  = ~({XW{1'b1}} << (StN1 - st));
   assign hop     = (op_q == ps_pkg::OpBcastHost) ? StOne : '0;
   assign fast_bc = fast_q && (op_q == ps_pkg::OpBcast || op_q == ps_pkg::OpBcastHost);
+  assign split   = fast_bc || (fast_q && op_q == ps_pkg::OpGather && st == StOne);
+  assign fast_pkt = fast_q && !split && (op_q == ps_pkg::OpScatter ||
+                                         op_q == ps_pkg::OpUpload || op_q == ps_pkg::OpGather);
+
+  // Packet steps: scatter d = n .. 0, upload d = 0 .. n, gather d = 1 .. n. PE c's part of
+  // packet d is its subtree's segments at depth d, x = c << (d - depth(c)) units of S; the
+  // packet starts at x_pkt = 1 << (d - 1), gather's upper half (under PE 3) at 3 << (d - 2).
+  assign dpk     = (op_q == ps_pkg::OpScatter) ? StN1 - st :
+                   (op_q == ps_pkg::OpUpload)  ? st - StOne : st;
+  assign dsh     = dpk - pe_depth;
+  assign x_pkt   = XOne << (dpk - StOne);
+  assign x_upper = XW'(3) << (dpk - StOne - StOne);
+  assign x_own   = x_pe << dsh;
+  assign x_kid0  = x_two_pe << (dsh - StOne);
+  assign x_kid1  = x_two_pe1 << (dsh - StOne);
 
   // Fast broadcast starts: tree F into a depth-d PE at d - 1 (+ 1 after the host hop), out of it
   // at d (+ 1); tree B likewise with the depth in B. The parent forwards word i in the cycle
@@ -322,8 +369,9 @@ module ps_router #(
     step_le   = '0;
     sh        = '0;
     rda_to_d  = '0;
-    rdb_to_d  = 2'b10;
+    rdb_to_d  = 3'b010;
     wrb_in2_d = 1'b0;
+    len_add   = '0;
     rda_en    = 1'b0;
     rdb_en    = 1'b0;
     wra_en    = 1'b0;
@@ -340,6 +388,10 @@ module ps_router #(
     rdb_tb    = 1'b0;
     wra_tb    = 1'b0;
     wrb_tb    = 1'b0;
+    rda_ru    = 1'b0;
+    rdb_ru    = 1'b0;
+    wra_ru    = 1'b0;
+    wrb_ru    = 1'b0;
     rda_st_d  = '0;
     rdb_st_d  = '0;
     wra_st_d  = '0;
@@ -397,7 +449,7 @@ module ps_router #(
             wra_st_d = st_f_in;
             if (has_kids) begin                              // to 2Pe and 2Pe + 1
               rdb_en   = 1'b1;
-              rdb_to_d = 2'b11;
+              rdb_to_d = 3'b011;
               rdb_st_d = st_f_out;
             end
             if (hop != StOne) begin
@@ -446,7 +498,41 @@ module ps_router #(
       ps_pkg::OpScatter: begin
         step_le = (st == StOne) ? StN - StOne : StN1 - st;
         sh      = StN1 - st;
-        if (pe_is0) begin
+        if (fast_q) begin
+          // Fast: packet d down tree F in its own step; the host link leads (start 0), a hop
+          // into depth t runs t cycles behind it. Step d lasts 2^(d-1) S + d (d = 0: S).
+          step_le   = (dpk == '0) ? '0 : dpk - StOne;
+          len_add   = dpk;
+          if (pe_is0) begin
+            wra_en    = 1'b1;                               // host -> PE 0: the packet
+            wra_src_d = ps_pkg::SrcHost;
+            wra_x     = (dpk == '0) ? '0 : x_pkt;
+            wra_e     = step_le;
+            if (dpk != '0) begin                            // PE 0 -> 1 on out 1, one behind
+              rdb_en   = 1'b1;
+              rdb_x    = x_pkt;
+              rdb_e    = step_le;
+              rdb_st_d = CntW'(1);
+            end
+          end else if (pe_depth <= dpk) begin               // from the parent, in 0
+            wra_en    = 1'b1;
+            wra_src_d = ps_pkg::SrcIn0;
+            wra_x     = x_own;
+            wra_e     = dsh;
+            wra_st_d  = CntW'(pe_depth);
+            if (has_kids && pe_depth < dpk) begin           // to 2Pe on out 0, 2Pe+1 on out 1
+              rda_en   = 1'b1;
+              rda_to_d[ToOut0] = 1'b1;
+              rda_x    = x_kid0;
+              rda_e    = dsh - StOne;
+              rda_st_d = CntW'(pe_depth) + CntW'(1);
+              rdb_en   = 1'b1;
+              rdb_x    = x_kid1;
+              rdb_e    = dsh - StOne;
+              rdb_st_d = CntW'(pe_depth) + CntW'(1);
+            end
+          end
+        end else if (pe_is0) begin
           wra_en    = 1'b1;
           wra_src_d = ps_pkg::SrcHost;
           if (st == StN1) begin                             // d = 0: segment 0
@@ -485,7 +571,144 @@ module ps_router #(
       ps_pkg::OpGather, ps_pkg::OpUpload: begin
         step_le = (st == StN1) ? StN - StOne : st - StOne;
         sh      = st - StOne;
-        if (pe_is0) begin
+        if (fast_q && op_q == ps_pkg::OpUpload) begin
+          // Fast upload: packet d up tree F in its own step; the depth-d PEs send from cycle 0,
+          // a hop out of depth t runs d - t behind, PE 0 -> host d. Step d: 2^(d-1) S + d.
+          step_le = (dpk == '0) ? '0 : dpk - StOne;
+          len_add = dpk;
+          if (pe_is0) begin
+            rda_en   = 1'b1;                                // PE 0 -> host
+            rda_to_d[ToHost] = 1'b1;
+            rda_x    = (dpk == '0) ? '0 : x_pkt;
+            rda_e    = step_le;
+            rda_st_d = CntW'(dpk);
+            if (dpk != '0) begin                            // from PE 1 on in 3
+              wrb_en   = 1'b1;
+              wrb_x    = x_pkt;
+              wrb_e    = step_le;
+              wrb_st_d = CntW'(dpk) - CntW'(1);
+            end
+          end else if (pe_depth <= dpk) begin               // to the parent on out 2
+            rda_en   = 1'b1;
+            rda_to_d[ToOut2] = 1'b1;
+            rda_x    = x_own;
+            rda_e    = dsh;
+            rda_st_d = CntW'(dsh);
+            if (has_kids && pe_depth < dpk) begin           // from 2Pe / 2Pe+1 on in 2 / 3
+              wra_en    = 1'b1;
+              wra_src_d = ps_pkg::SrcIn2;
+              wra_x     = x_kid0;
+              wra_e     = dsh - StOne;
+              wra_st_d  = CntW'(dsh) - CntW'(1);
+              wrb_en    = 1'b1;
+              wrb_x     = x_kid1;
+              wrb_e     = dsh - StOne;
+              wrb_st_d  = CntW'(dsh) - CntW'(1);
+            end
+          end
+        end else if (fast_q && split) begin
+          // Fast gather, step 1: PE 1's segment, f words straight to PE 0 (out 2 -> in 3), b
+          // words over PE 0's other in-channel: via PE N/2 (out 3 -> in 3, out 0 -> in 1, one
+          // cycle behind), or for N = 2 on PE 1's own forward link to PE 0 (out 0 -> in 1).
+          if (pe_is1) begin
+            rda_en   = 1'b1;
+            rda_to_d[ToOut2] = 1'b1;
+            rdb_en   = 1'b1;
+            rdb_to_d = (N > 2) ? 3'b100 : 3'b001;
+            rdb_tb   = 1'b1;
+          end
+          if (pe_relay) begin
+            wrb_en   = 1'b1;
+            wrb_tb   = 1'b1;
+            rdb_en   = 1'b1;
+            rdb_to_d = 3'b001;
+            rdb_tb   = 1'b1;
+            rdb_st_d = CntW'(1);
+          end
+          if (pe_is0) begin
+            wrb_en    = 1'b1;
+            wra_en    = 1'b1;
+            wra_src_d = ps_pkg::SrcIn1;
+            wra_tb    = 1'b1;
+            wra_st_d  = CntW'(N > 2);
+          end
+        end else if (fast_q) begin
+          // Fast gather, step d >= 2: P_d's lower half (under PE 2) and upper half (under PE 3)
+          // climb tree F side by side into PE 1 (a hop out of depth t runs d - t behind); PE 1
+          // passes the lower half to PE 0 (out 2) and the upper to PE N/2 (out 3), which passes
+          // it on to PE 0 (out 0 -> in 1) one cycle later. Step d: 2^(d-2) S + d.
+          step_le = dpk - StOne - StOne;
+          len_add = dpk;
+          if (pe_is0) begin
+            wrb_en    = 1'b1;                               // lower half from PE 1, in 3
+            wrb_x     = x_pkt;
+            wrb_e     = step_le;
+            wrb_st_d  = CntW'(dpk) - CntW'(1);
+            wra_en    = 1'b1;                               // upper half from PE N/2, in 1
+            wra_src_d = ps_pkg::SrcIn1;
+            wra_x     = x_upper;
+            wra_e     = step_le;
+            wra_ru    = 1'b1;
+            wra_st_d  = CntW'(dpk);
+          end else if (pe_is1) begin
+            wra_en    = 1'b1;                               // lower half from PE 2, in 2
+            wra_src_d = ps_pkg::SrcIn2;
+            wra_x     = x_pkt;
+            wra_e     = step_le;
+            wra_st_d  = CntW'(dpk) - CntW'(2);
+            wrb_en    = 1'b1;                               // upper half from PE 3, in 3
+            wrb_x     = x_upper;
+            wrb_e     = step_le;
+            wrb_ru    = 1'b1;
+            wrb_st_d  = CntW'(dpk) - CntW'(2);
+            rda_en    = 1'b1;                               // lower half to PE 0, out 2
+            rda_to_d[ToOut2] = 1'b1;
+            rda_x     = x_pkt;
+            rda_e     = step_le;
+            rda_st_d  = CntW'(dpk) - CntW'(1);
+            rdb_en    = 1'b1;                               // upper half to PE N/2, out 3
+            rdb_to_d  = 3'b100;
+            rdb_x     = x_upper;
+            rdb_e     = step_le;
+            rdb_ru    = 1'b1;
+            rdb_st_d  = CntW'(dpk) - CntW'(1);
+          end else begin
+            if (pe_depth <= dpk) begin                      // to the parent on out 2
+              rda_en   = 1'b1;
+              rda_to_d[ToOut2] = 1'b1;
+              rda_x    = x_own;
+              rda_e    = dsh;
+              rda_ru   = pe_in_u;
+              rda_st_d = CntW'(dsh);
+            end
+            if (has_kids && pe_depth < dpk) begin           // from 2Pe / 2Pe+1 on in 2 / 3
+              wra_en    = 1'b1;
+              wra_src_d = ps_pkg::SrcIn2;
+              wra_x     = x_kid0;
+              wra_e     = dsh - StOne;
+              wra_ru    = pe_in_u;
+              wra_st_d  = CntW'(dsh) - CntW'(1);
+              wrb_en    = 1'b1;
+              wrb_x     = x_kid1;
+              wrb_e     = dsh - StOne;
+              wrb_ru    = pe_in_u;
+              wrb_st_d  = CntW'(dsh) - CntW'(1);
+            end
+            if (pe_relay) begin                             // the upper half: in 3 -> out 0
+              wrb_en   = 1'b1;
+              wrb_x    = x_upper;
+              wrb_e    = step_le;
+              wrb_ru   = 1'b1;
+              wrb_st_d = CntW'(dpk) - CntW'(1);
+              rdb_en   = 1'b1;
+              rdb_to_d = 3'b001;
+              rdb_x    = x_upper;
+              rdb_e    = step_le;
+              rdb_ru   = 1'b1;
+              rdb_st_d = CntW'(dpk);
+            end
+          end
+        end else if (pe_is0) begin
           if (st <= StN) begin                              // from PE 1 on in 3
             wrb_en = 1'b1;
             wrb_x  = XOne << sh;
@@ -527,7 +750,7 @@ module ps_router #(
       ps_pkg::OpRingExchange: begin
         unit_sh    = StepW'(2);
         rdb_en     = 1'b1;
-        rdb_to_d   = ring_succ_link_i ? 2'b10 : 2'b01;
+        rdb_to_d   = ring_succ_link_i ? 3'b010 : 3'b001;
         rdb_x      = '0;
         rda_en     = 1'b1;
         rda_to_d[ring_pred_link_i ? ToOut3 : ToOut2] = 1'b1;
@@ -547,36 +770,61 @@ module ps_router #(
     endcase
   end
 
-  // Offsets and lengths of the step (four small multipliers x * unit); the fast broadcast's are
-  // tree F's words [0, f) or tree B's [f, M), and its step lasts f + n - 1 (+ 1 with the host).
+  // Offsets and lengths of the step (four small multipliers x * unit). A split step moves f
+  // words from split_base and (tb) b words after them: the fast broadcast's trees F [0, f) and
+  // B [f, M), the fast gather's first step PE 1's segment [S, S + f) and [S + f, 2S). Starts:
+  // a split step's are the planned delays; a packet step's are the part's offset in its packet
+  // (upper half: in the half) plus the delay.
   logic [CntW-1:0]  unit;
-  logic [CntW-1:0]  bwords;  // M - f: tree B's words
+  logic [AddrW-1:0] split_base;  // 0, or S (fast gather)
+  logic [CntW-1:0]  bwords;      // b: the rest of M, or of S
+  logic [CntW-1:0]  pkt_off;     // a packet step: its first word, and its upper half's
+  logic [CntW-1:0]  upper_off;
   logic [CntW-1:0]  len_d;
   logic [AddrW-1:0] rda_off_d, rdb_off_d, wra_off_d, wrb_off_d;
   logic [CntW-1:0]  rda_len_d, rdb_len_d, wra_len_d, wrb_len_d;
+  logic [CntW-1:0]  rda_start_d, rdb_start_d, wra_start_d, wrb_start_d;
 
-  function automatic logic [AddrW-1:0] off_of(logic fast, logic tb, logic [AddrW-1:0] f,
-                                              logic [XW-1:0] x, logic [CntW-1:0] u);
-    off_of = fast ? (tb ? f : '0) : AddrW'(CntW'(x) * u);
+  function automatic logic [AddrW-1:0] off_of(logic spl, logic tb, logic [AddrW-1:0] base,
+                                              logic [AddrW-1:0] f, logic [XW-1:0] x,
+                                              logic [CntW-1:0] u);
+    off_of = spl ? base + (tb ? f : '0) : AddrW'(CntW'(x) * u);
   endfunction
 
-  function automatic logic [CntW-1:0] len_of(logic en, logic fast, logic tb, logic [CntW-1:0] f,
+  function automatic logic [CntW-1:0] len_of(logic en, logic spl, logic tb, logic [CntW-1:0] f,
                                              logic [CntW-1:0] b, logic [StepW-1:0] e,
                                              logic [CntW-1:0] u);
-    len_of = !en ? '0 : fast ? (tb ? b : f) : (u << e);
+    len_of = !en ? '0 : spl ? (tb ? b : f) : (u << e);
   endfunction
 
-  assign unit      = unit_pkt ? pkt_q : (m_q >> unit_sh);
-  assign bwords    = m_q - fwords_q;
-  assign len_d     = fast_bc ? fwords_q + CntW'(LogN) - CntW'(1) + CntW'(hop) : unit << step_le;
-  assign rda_off_d = off_of(fast_bc, rda_tb, AddrW'(fwords_q), rda_x, unit);
-  assign rdb_off_d = off_of(fast_bc, rdb_tb, AddrW'(fwords_q), rdb_x, unit);
-  assign wra_off_d = off_of(fast_bc, wra_tb, AddrW'(fwords_q), wra_x, unit);
-  assign wrb_off_d = off_of(fast_bc, wrb_tb, AddrW'(fwords_q), wrb_x, unit);
-  assign rda_len_d = len_of(rda_en, fast_bc, rda_tb, fwords_q, bwords, rda_e, unit);
-  assign rdb_len_d = len_of(rdb_en, fast_bc, rdb_tb, fwords_q, bwords, rdb_e, unit);
-  assign wra_len_d = len_of(wra_en, fast_bc, wra_tb, fwords_q, bwords, wra_e, unit);
-  assign wrb_len_d = len_of(wrb_en, fast_bc, wrb_tb, fwords_q, bwords, wrb_e, unit);
+  function automatic logic [CntW-1:0] start_of(logic pkt, logic [AddrW-1:0] off, logic ru,
+                                               logic [CntW-1:0] lo, logic [CntW-1:0] hi,
+                                               logic [CntW-1:0] delay);
+    start_of = pkt ? CntW'(off) - (ru ? hi : lo) + delay : delay;
+  endfunction
+
+  assign unit       = unit_pkt ? pkt_q : (m_q >> unit_sh);
+  assign split_base = fast_bc ? '0 : AddrW'(unit);
+  assign bwords     = (fast_bc ? m_q : unit) - fwords_q;
+  assign pkt_off    = (dpk == '0) ? '0 : unit << (dpk - StOne);
+  assign upper_off  = pkt_off + (unit << (dpk - StOne - StOne));
+  always_comb begin
+    if (fast_bc)     len_d = fwords_q + CntW'(LogN) - CntW'(1) + CntW'(hop);
+    else if (split)  len_d = (N > 2) ? bwords + CntW'(1) : fwords_q;  // gather's first step
+    else             len_d = (unit << step_le) + CntW'(len_add);
+  end
+  assign rda_off_d = off_of(split, rda_tb, split_base, AddrW'(fwords_q), rda_x, unit);
+  assign rdb_off_d = off_of(split, rdb_tb, split_base, AddrW'(fwords_q), rdb_x, unit);
+  assign wra_off_d = off_of(split, wra_tb, split_base, AddrW'(fwords_q), wra_x, unit);
+  assign wrb_off_d = off_of(split, wrb_tb, split_base, AddrW'(fwords_q), wrb_x, unit);
+  assign rda_len_d = len_of(rda_en, split, rda_tb, fwords_q, bwords, rda_e, unit);
+  assign rdb_len_d = len_of(rdb_en, split, rdb_tb, fwords_q, bwords, rdb_e, unit);
+  assign wra_len_d = len_of(wra_en, split, wra_tb, fwords_q, bwords, wra_e, unit);
+  assign wrb_len_d = len_of(wrb_en, split, wrb_tb, fwords_q, bwords, wrb_e, unit);
+  assign rda_start_d = start_of(fast_pkt, rda_off_d, rda_ru, pkt_off, upper_off, rda_st_d);
+  assign rdb_start_d = start_of(fast_pkt, rdb_off_d, rdb_ru, pkt_off, upper_off, rdb_st_d);
+  assign wra_start_d = start_of(fast_pkt, wra_off_d, wra_ru, pkt_off, upper_off, wra_st_d);
+  assign wrb_start_d = start_of(fast_pkt, wrb_off_d, wrb_ru, pkt_off, upper_off, wrb_st_d);
 
   //////////////////
   // Run sequence //
@@ -666,8 +914,11 @@ module ps_router #(
       op_q   <= cmd_op_i;
       fast_q <= cmd_fast_i;
       m_q    <= cmd_m;
-      // f: tree F's words, ceil(M/2) (bcast), M (bcast-host: the host link is as slow as F)
-      fwords_q <= (cmd_op_i == ps_pkg::OpBcastHost) ? cmd_m : (cmd_m >> 1) + CntW'(cmd_m[0]);
+      // f: tree F's words, ceil(M/2) (bcast), M (bcast-host: the host link is as slow as F);
+      // gather: ceil(S/2) of PE 1's S words go straight to PE 0
+      fwords_q <= (cmd_op_i == ps_pkg::OpBcastHost) ? cmd_m :
+                  (cmd_op_i == ps_pkg::OpGather)    ? (cmd_s >> 1) + CntW'(cmd_s[0]) :
+                                                      (cmd_m >> 1) + CntW'(cmd_m[0]);
       pkt_q  <= cmd_pkt;
       base_q <= AddrW'(cmd_base_i);
       last_q <= cmd_last;
@@ -678,7 +929,7 @@ module ps_router #(
     if (!rst_ni) begin
       len_q     <= '0;
       rda_to_q  <= '0;
-      rdb_to_q  <= 2'b10;
+      rdb_to_q  <= 3'b010;
       wrb_in2_q <= 1'b0;
       rda_off_q <= '0;
       rda_len_q <= '0;
@@ -707,10 +958,10 @@ module ps_router #(
       wra_len_q <= wra_len_d;
       wrb_off_q <= wrb_off_d;
       wrb_len_q <= wrb_len_d;
-      rda_st_q  <= rda_st_d;
-      rdb_st_q  <= rdb_st_d;
-      wra_st_q  <= wra_st_d;
-      wrb_st_q  <= wrb_st_d;
+      rda_st_q  <= rda_start_d;
+      rdb_st_q  <= rdb_start_d;
+      wra_st_q  <= wra_start_d;
+      wrb_st_q  <= wrb_start_d;
     end
   end
 
@@ -787,13 +1038,13 @@ module ps_router #(
   assign out_valid[0] = (rda_act && rda_to_q[ToOut0]) || (rdb_act && rdb_to_q[0]);
   assign out_valid[1] = rdb_act && rdb_to_q[1];
   assign out_valid[2] = rda_act && rda_to_q[ToOut2];
-  assign out_valid[3] = rda_act && rda_to_q[ToOut3];
+  assign out_valid[3] = (rda_act && rda_to_q[ToOut3]) || (rdb_act && rdb_to_q[2]);
   assign out_valid_o  = out_valid;
 
   assign out0_data  = !out_valid[0] ? '0 : rdb_to_q[0] ? rdb_data : rda_data;
   assign out1_data  = out_valid[1] ? rdb_data : '0;
   assign out2_data  = out_valid[2] ? rda_data : '0;
-  assign out3_data  = out_valid[3] ? rda_data : '0;
+  assign out3_data  = !out_valid[3] ? '0 : rdb_to_q[2] ? rdb_data : rda_data;
   assign out_data_o = {out3_data, out2_data, out1_data, out0_data};
 
   assign host_valid_o = rda_act && rda_to_q[ToHost];

@@ -42,7 +42,7 @@ ring_runs='^rta_ring_n(4|8|16)$'
 torus_runs='^rta_torus2d_s(4|8)$'
 ctrl_runs='^rta_bitmap_ctrl_d(1_s8|1_s64|2_s4|2_s8)$'
 sys_runs='^rta_system(1d_n8|2d_s4)$'
-ps_runs='^(ps_network_n(2|4|8)|ps_system)$'
+ps_runs='^(ps_network_n(2|4|8)(_fast)?|ps_system)$'
 
 # id @ file @ sed expression @ runs @ EQUIVALENT: reason (empty: not equivalent); fields split
 # at "@" because the expressions contain "|"
@@ -85,6 +85,14 @@ mutants=(
   "ps_reset_err@ps_router.sv@s/err_q   <= ps_pkg::PsErrOk;/err_q   <= ps_pkg::PsErrBusy;/@$ps_runs@"
   "ps_local_we@ps_router.sv@s/assign mem_wa_en   = run_q ? wra_act : lcl_we_i;/assign mem_wa_en   = run_q ? wra_act : 1'b0;/@$ps_runs@"
   "ps_gather_depth@ps_router.sv@s/if (st <= StN1 - pe_depth) begin/if (st <= StN - pe_depth) begin/@$ps_runs@"
+  "ps_fast_b_start@ps_router.sv@s/  assign st_b_in  = st_b_out - CntW'(1);/  assign st_b_in  = st_b_out;/@$ps_runs@"
+  "ps_fast_f_words@ps_router.sv@s/(cmd_m >> 1) + CntW'(cmd_m\[0\]);/(cmd_m >> 1);/@$ps_runs@"
+  "ps_fast_f_kids@ps_router.sv@s/rdb_to_d = 3'b011;/rdb_to_d = 3'b010;/@$ps_runs@"
+  "ps_fast_upper_ref@ps_router.sv@s/start_of = pkt ? CntW'(off) - (ru ? hi : lo) + delay : delay;/start_of = pkt ? CntW'(off) - lo + delay : delay;/@$ps_runs@"
+  "ps_fast_relay_start@ps_router.sv@s/rdb_st_d = CntW'(dpk);/rdb_st_d = CntW'(dpk) - CntW'(1);/@$ps_runs@"
+  "ps_fast_split_len@ps_router.sv@s/else if (split)  len_d = (N > 2) ? bwords + CntW'(1) : fwords_q;/else if (split)  len_d = fwords_q;/@$ps_runs@"
+  "ps_fast_scatter_in@ps_router.sv@s/wra_st_d  = CntW'(pe_depth);/wra_st_d  = CntW'(pe_depth) + CntW'(1);/@$ps_runs@"
+  "ps_fast_gather_half@ps_router.sv@s/r = pe\[b-1\];/r = 1'b0;/@$ps_runs@"
   "net_done@ps_network.sv@s/assign done_o = \&done;/assign done_o = |done;/@$ps_runs@the routers decode one command bus with one reset and one N, so they step in lockstep and their done bits are all 0 or all 1 in every reachable state: AND = OR"
   "net_busy@ps_network.sv@s/assign busy_o = |busy;/assign busy_o = busy[0];/@$ps_runs@the routers decode one command bus with one reset and one N, so they step in lockstep and their busy bits are all equal: OR = any one"
   "net_err@ps_network.sv@s/assign err_o  = (|link_err) ? ps_pkg::PsErrLink : err\[0 +: ErrW\];/assign err_o  = err[0 +: ErrW];/@$ps_runs@between correct routers no link ever disagrees with its schedule, so link_err is 0 in every reachable state"

@@ -4,8 +4,8 @@
 #
 # usage: cosim/ps/bench_ps_network.sh <build>/bin/cosim_ps_network <build>/bin/pinet [N ...]
 #
-# For every collective on N PEs (default N = 8 16 32 64) and M = 64 N and 128 N (rounded up to a
-# multiple of log2 N for the broadcasts, whose paper schedule sends packets of M / log2 N), two
+# For every collective on N PEs (default N = 8 16 32 64) and M = 64 N and 128 N (rounded down to
+# a multiple of log2 N for the broadcasts, whose paper schedule sends packets of M / log2 N), two
 # cosim runs with every output compared every cycle (--runs 1 --bad 0 --disturb 0): cmd_fast_i =
 # 0 (the paper's schedule) and 1 (the fast one). Columns:
 #   paper, fast   the cycle in which the RTL raised done (measured on the DUT's done_o); the
@@ -56,7 +56,7 @@ for pes in "${sizes[@]}"; do
   for mult in 64 128; do
     for op in 0 1 2 3 4 5 6; do
       words=$((mult * pes))
-      if [ $op -le 1 ]; then words=$(( (words + n - 1) / n * n )); fi
+      if [ $op -le 1 ]; then words=$(( words / n * n )); fi
       bound='' mfast=''
       rtl_cycles "$pes" $op $words 0
       paper=$cyc
@@ -76,6 +76,7 @@ cat <<'EOF'
 The RTL adds no cycle to the C model's cycle contract (the cosim compares every output every
 cycle). paper: bcast (2n - 1)(1 + M/n), bcast-host 2n (1 + M/n), scatter and upload (n + 1) + M/2
 + (1 - 1/N) M, integrate, allgather and gather n + (1 - 1/N) M. fast (docs/shuffle.md section
-13): the broadcasts are at their bound (ceil(M/2) + n, M + n + 1); the other ops run the
-paper's schedule in the RTL until their fast ones are in it.
+13): the broadcasts at their bound (ceil(M/2) + n, M + n + 1), scatter and upload (n + 1) + M +
+n(n + 1)/2, gather floor((M - S)/2) + n(n + 3)/2; integrate and allgather run the paper's
+schedule (no fast one yet).
 EOF

@@ -55,10 +55,11 @@ inline const char *op_name(uint32_t op) {
   return s ? s : "bad-op";
 }
 
-// What ps_router runs for cmd_fast_i = 1: the fast broadcasts of pinet_shuffle_build_fast; every
-// other op runs the paper's schedule (the C model's other fast schedules are not in the RTL yet).
+// What ps_router runs for cmd_fast_i = 1: pinet_shuffle_build_fast's broadcasts, scatter, upload
+// and gather; integrate, allgather and the ring exchange run the paper's schedule.
 inline bool rtl_runs_fast(uint32_t op, bool fast) {
-  return fast && (op == PINET_SHUFFLE_OP_BCAST || op == PINET_SHUFFLE_OP_BCAST_HOST);
+  return fast && op != PINET_SHUFFLE_OP_INTEGRATE && op != PINET_SHUFFLE_OP_ALLGATHER &&
+         op != PINET_SHUFFLE_OP_RING_EXCHANGE;
 }
 
 // The RTL's op set in C-model terms: the built-in collectives (pinet_shuffle_words_quantum,
