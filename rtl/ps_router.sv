@@ -121,7 +121,9 @@ module ps_router #(
   // M, lengths, starts, the word counter: M <= MemWords, L_s <= M + n (fast bcast-host)
   localparam int CntW  = $clog2(MemWords + LogN + 1);
   localparam int XW    = LogN + 1;              // offset multipliers x < 2N
-  localparam int StepW = 5;                     // steps and shifts: at most 2n = 20
+  // Steps and shifts: at most 2n (paper broadcasts) or N/2 (fast allgather) steps, and the
+  // 1-based step number st must hold N/2.
+  localparam int StepW = (LogN > 5) ? LogN : 5;
 
   localparam logic [StepW-1:0] StOne    = StepW'(1);
   localparam logic [StepW-1:0] StN      = StepW'(LogN);
@@ -244,6 +246,42 @@ module ps_router #(
   assign x_two_pe  = {pe_i, 1'b0};
   assign x_two_pe1 = {pe_i, 1'b1};
 
+  //////////////////////////
+  // This PE on the ring  //
+  //////////////////////////
+
+  // The fast allgather runs around the built-in ring (ps_network's, the C model's
+  // pinet_shuffle_ring: from x to 2x + 1 mod N if not yet visited, else to 2x mod N): Ring[k] is
+  // the PE at ring position k, RingPos[p] the position of PE p (constant tables, PeW bits each).
+  /* verilator coverage_off */ // constant functions: called for localparams at elaboration only
+  function automatic logic [N*PeW-1:0] ring_walk(input logic inverse);
+    logic [N-1:0]     seen;
+    logic [N*PeW-1:0] t;
+    int               x;
+    int               y;
+    seen    = '0;
+    x       = 0;
+    seen[0] = 1'b1;
+    // (t needs no clearing: the walk visits every PE and every position once; a '0 of N * PeW
+    // bits would be a replication Verilator flags at N = 1024)
+    for (int k = 0; k < N; k++) begin
+      if (inverse) t[x*PeW +: PeW] = PeW'(k);
+      else         t[k*PeW +: PeW] = PeW'(x);
+      y = (2 * x + 1) % N;
+      if (seen[y]) y = (2 * x) % N;
+      seen[y] = 1'b1;
+      x       = y;
+    end
+    ring_walk = t;
+  endfunction
+  /* verilator coverage_on */
+
+  localparam logic [N*PeW-1:0] Ring    = ring_walk(1'b0);
+  localparam logic [N*PeW-1:0] RingPos = ring_walk(1'b1);
+
+  logic [PeW-1:0] ring_pos;
+  assign ring_pos = RingPos[pe_i*PeW +: PeW];
+
   /////////////////////
   // Command checker //
   /////////////////////
@@ -285,10 +323,11 @@ module ps_router #(
     if (cmd_fast_bcast) cmd_last = '0;
     else unique case (cmd_op_i)
       ps_pkg::OpScatter, ps_pkg::OpUpload: cmd_last = StN;
-      ps_pkg::OpBcast:                     cmd_last = StN + StN - 5'd2;
-      ps_pkg::OpBcastHost:                 cmd_last = StN + StN - 5'd1;
+      ps_pkg::OpBcast:                     cmd_last = StN + StN - StepW'(2);
+      ps_pkg::OpBcastHost:                 cmd_last = StN + StN - StOne;
       ps_pkg::OpRingExchange:              cmd_last = '0;
-      default:                             cmd_last = StN - 5'd1;
+      ps_pkg::OpAllgather:                 cmd_last = cmd_fast_i ? StepW'(N / 2 - 1) : StN - StOne;
+      default:                             cmd_last = StN - StOne;
     endcase
   end
 
@@ -322,6 +361,8 @@ module ps_router #(
   logic [StepW-1:0] dpk;         // its packet d (the segments of the depth-d PEs)
   logic [StepW-1:0] dsh;         // d - depth: the parts of this PE's subtree are unit << dsh
   logic [XW-1:0]    x_pkt, x_upper, x_own, x_kid0, x_kid1;
+  logic             half;        // the fast allgather's last step: halves of segments
+  logic [PeW-1:0]   seg_cw_out, seg_cw_in, seg_ccw_out, seg_ccw_in;  // fast allgather
   src_e             wra_src_d;
 
   assign st      = step_q + StOne;
@@ -344,6 +385,20 @@ module ps_router #(
   assign x_own   = x_pe << dsh;
   assign x_kid0  = x_two_pe << (dsh - StOne);
   assign x_kid1  = x_two_pe1 << (dsh - StOne);
+
+  // Fast allgather, step t = st: clockwise this PE passes on Ring[pos - t + 1]'s segment (its
+  // own in step 1) and gets Ring[pos - t]'s; counter-clockwise Ring[pos + t - 1]'s and
+  // Ring[pos + t]'s. The last step, t = N/2, moves halves of Ring[pos + N/2]'s.
+  logic [PeW-1:0] pos_cw_out, pos_cw_in, pos_ccw_out, pos_ccw_in;
+  assign pos_cw_out  = ring_pos - PeW'(st) + PeW'(1);
+  assign pos_cw_in   = ring_pos - PeW'(st);
+  assign pos_ccw_out = ring_pos + PeW'(st) - PeW'(1);
+  assign pos_ccw_in  = ring_pos + PeW'(st);
+  assign seg_cw_out  = Ring[pos_cw_out*PeW +: PeW];
+  assign seg_cw_in   = Ring[pos_cw_in*PeW +: PeW];
+  assign seg_ccw_out = Ring[pos_ccw_out*PeW +: PeW];
+  assign seg_ccw_in  = Ring[pos_ccw_in*PeW +: PeW];
+  assign half        = fast_q && op_q == ps_pkg::OpAllgather && st == StepW'(N / 2);
 
   // Fast broadcast starts: tree F into a depth-d PE at d - 1 (+ 1 after the host hop), out of it
   // at d (+ 1); tree B likewise with the depth in B. The parent forwards word i in the cycle
@@ -415,6 +470,28 @@ module ps_router #(
       // receives the blocks of its successors 2j, 2j + 1 (mod 2^m) on in 2 and in 3.
       ps_pkg::OpAllgather: begin
         unit_sh   = StN1 - st;                // M / 2^m
+        if (fast_q) begin
+          // Fast: around the ring both ways, a segment (S words) per step and direction; the
+          // ports of the ring exchange: read B to the successor (out s), read A to the
+          // predecessor (out 2 + p), write A from the predecessor (in p), write B from the
+          // successor (in 2 + s); s = ring_succ_link_i, p = ring_pred_link_i.
+          unit_sh    = StN;
+          rdb_en     = 1'b1;
+          rdb_to_d   = ring_succ_link_i ? 3'b010 : 3'b001;
+          rdb_x      = XW'(seg_cw_out);
+          rda_en     = 1'b1;
+          rda_to_d[ring_pred_link_i ? ToOut3 : ToOut2] = 1'b1;
+          rda_x      = XW'(seg_ccw_out);
+          rda_tb     = 1'b1;                  // (the last step: the second half)
+          wra_en     = 1'b1;
+          if (ring_pred_link_i) wra_src_d = ps_pkg::SrcIn1;
+          else                  wra_src_d = ps_pkg::SrcIn0;
+          wra_x      = XW'(seg_cw_in);
+          wrb_en     = 1'b1;
+          wrb_in2_d  = !ring_succ_link_i;
+          wrb_x      = XW'(seg_ccw_in);
+          wrb_tb     = 1'b1;
+        end else begin
         rda_en    = 1'b1;
         rda_to_d[ToOut2] = 1'b1;
         rda_to_d[ToOut3] = 1'b1;
@@ -424,6 +501,7 @@ module ps_router #(
         wra_x     = x_two_pe & mask_m;
         wrb_en    = 1'b1;
         wrb_x     = x_two_pe1 & mask_m;
+        end
       end
       // Packet k (M/n words at k M/n) takes tree hop t (depth t-1 -> t) in step k + t (+1 with
       // the host, whose hop to PE 0 is stage 1).
@@ -785,10 +863,13 @@ module ps_router #(
   logic [CntW-1:0]  rda_len_d, rdb_len_d, wra_len_d, wrb_len_d;
   logic [CntW-1:0]  rda_start_d, rdb_start_d, wra_start_d, wrb_start_d;
 
-  function automatic logic [AddrW-1:0] off_of(logic spl, logic tb, logic [AddrW-1:0] base,
-                                              logic [AddrW-1:0] f, logic [XW-1:0] x,
-                                              logic [CntW-1:0] u);
-    off_of = spl ? base + (tb ? f : '0) : AddrW'(CntW'(x) * u);
+  // (hlf: the fast allgather's last step, the f words of segment x and the b words after them)
+  function automatic logic [AddrW-1:0] off_of(logic spl, logic hlf, logic tb,
+                                              logic [AddrW-1:0] base, logic [AddrW-1:0] f,
+                                              logic [XW-1:0] x, logic [CntW-1:0] u);
+    logic [AddrW-1:0] xu;
+    xu     = AddrW'(CntW'(x) * u);
+    off_of = (spl ? base : xu) + ((spl || hlf) && tb ? f : '0);
   endfunction
 
   function automatic logic [CntW-1:0] len_of(logic en, logic spl, logic tb, logic [CntW-1:0] f,
@@ -811,16 +892,25 @@ module ps_router #(
   always_comb begin
     if (fast_bc)     len_d = fwords_q + CntW'(LogN) - CntW'(1) + CntW'(hop);
     else if (split)  len_d = (N > 2) ? bwords + CntW'(1) : fwords_q;  // gather's first step
+    else if (half)   len_d = fwords_q;
     else             len_d = (unit << step_le) + CntW'(len_add);
   end
-  assign rda_off_d = off_of(split, rda_tb, split_base, AddrW'(fwords_q), rda_x, unit);
-  assign rdb_off_d = off_of(split, rdb_tb, split_base, AddrW'(fwords_q), rdb_x, unit);
-  assign wra_off_d = off_of(split, wra_tb, split_base, AddrW'(fwords_q), wra_x, unit);
-  assign wrb_off_d = off_of(split, wrb_tb, split_base, AddrW'(fwords_q), wrb_x, unit);
-  assign rda_len_d = len_of(rda_en, split, rda_tb, fwords_q, bwords, rda_e, unit);
-  assign rdb_len_d = len_of(rdb_en, split, rdb_tb, fwords_q, bwords, rdb_e, unit);
-  assign wra_len_d = len_of(wra_en, split, wra_tb, fwords_q, bwords, wra_e, unit);
-  assign wrb_len_d = len_of(wrb_en, split, wrb_tb, fwords_q, bwords, wrb_e, unit);
+  assign rda_off_d = off_of(split, half, rda_tb, split_base, AddrW'(fwords_q), rda_x,
+                             unit);
+  assign rdb_off_d = off_of(split, half, rdb_tb, split_base, AddrW'(fwords_q), rdb_x,
+                             unit);
+  assign wra_off_d = off_of(split, half, wra_tb, split_base, AddrW'(fwords_q), wra_x,
+                             unit);
+  assign wrb_off_d = off_of(split, half, wrb_tb, split_base, AddrW'(fwords_q), wrb_x,
+                             unit);
+  assign rda_len_d = len_of(rda_en, split || half, rda_tb, fwords_q, bwords, rda_e,
+                             unit);
+  assign rdb_len_d = len_of(rdb_en, split || half, rdb_tb, fwords_q, bwords, rdb_e,
+                             unit);
+  assign wra_len_d = len_of(wra_en, split || half, wra_tb, fwords_q, bwords, wra_e,
+                             unit);
+  assign wrb_len_d = len_of(wrb_en, split || half, wrb_tb, fwords_q, bwords, wrb_e,
+                             unit);
   assign rda_start_d = start_of(fast_pkt, rda_off_d, rda_ru, pkt_off, upper_off, rda_st_d);
   assign rdb_start_d = start_of(fast_pkt, rdb_off_d, rdb_ru, pkt_off, upper_off, rdb_st_d);
   assign wra_start_d = start_of(fast_pkt, wra_off_d, wra_ru, pkt_off, upper_off, wra_st_d);
@@ -915,9 +1005,11 @@ module ps_router #(
       fast_q <= cmd_fast_i;
       m_q    <= cmd_m;
       // f: tree F's words, ceil(M/2) (bcast), M (bcast-host: the host link is as slow as F);
-      // gather: ceil(S/2) of PE 1's S words go straight to PE 0
+      // gather: ceil(S/2) of PE 1's S words go straight to PE 0; allgather: the last step's
+      // clockwise half
       fwords_q <= (cmd_op_i == ps_pkg::OpBcastHost) ? cmd_m :
-                  (cmd_op_i == ps_pkg::OpGather)    ? (cmd_s >> 1) + CntW'(cmd_s[0]) :
+                  (cmd_op_i == ps_pkg::OpGather ||
+                   cmd_op_i == ps_pkg::OpAllgather) ? (cmd_s >> 1) + CntW'(cmd_s[0]) :
                                                       (cmd_m >> 1) + CntW'(cmd_m[0]);
       pkt_q  <= cmd_pkt;
       base_q <= AddrW'(cmd_base_i);

@@ -93,6 +93,8 @@ mutants=(
   "ps_fast_split_len@ps_router.sv@s/else if (split)  len_d = (N > 2) ? bwords + CntW'(1) : fwords_q;/else if (split)  len_d = fwords_q;/@$ps_runs@"
   "ps_fast_scatter_in@ps_router.sv@s/wra_st_d  = CntW'(pe_depth);/wra_st_d  = CntW'(pe_depth) + CntW'(1);/@$ps_runs@"
   "ps_fast_gather_half@ps_router.sv@s/r = pe\[b-1\];/r = 1'b0;/@$ps_runs@"
+  "ps_fast_ring_cw@ps_router.sv@s/  assign pos_cw_in   = ring_pos - PeW'(st);/  assign pos_cw_in   = ring_pos - PeW'(st) + PeW'(1);/@$ps_runs@"
+  "ps_fast_ring_half@ps_router.sv@s/off_of = (spl ? base : xu) + ((spl || hlf) \&\& tb ? f : '0);/off_of = (spl ? base : xu) + (spl \&\& tb ? f : '0);/@$ps_runs@"
   "net_done@ps_network.sv@s/assign done_o = \&done;/assign done_o = |done;/@$ps_runs@the routers decode one command bus with one reset and one N, so they step in lockstep and their done bits are all 0 or all 1 in every reachable state: AND = OR"
   "net_busy@ps_network.sv@s/assign busy_o = |busy;/assign busy_o = busy[0];/@$ps_runs@the routers decode one command bus with one reset and one N, so they step in lockstep and their busy bits are all equal: OR = any one"
   "net_err@ps_network.sv@s/assign err_o  = (|link_err) ? ps_pkg::PsErrLink : err\[0 +: ErrW\];/assign err_o  = err[0 +: ErrW];/@$ps_runs@between correct routers no link ever disagrees with its schedule, so link_err is 0 in every reachable state"

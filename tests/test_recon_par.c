@@ -1,7 +1,9 @@
 /* test_recon_par.c - the parallel reconstruction kernels on N simulated perfect-shuffle PEs
  * (N = 1 .. 64) against the sequential kernels: FBP partitioned by view, EM partitioned by box and
  * by the modified partition-by-box; bit-exact on the fixed-point path, 1e-6 relative in floating
- * point; and the communication counts against Proposition 3. */
+ * point; and the communication counts against Proposition 3. The schedule kind (issue 11): the
+ * fast collectives give the paper run's results bit for bit, and both runs report both kinds'
+ * cycles, recomputed here from the run's collectives and, in one case, by hand. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -286,6 +288,315 @@ static void test_recon_par_bad_input(void **state) {
   pinet_sysmat_free(m);
 }
 
+/* ---- the schedule kind: paper vs fast collectives (issue 11) --------------------------------- */
+
+static const uint32_t k_pes_kind[5] = {1, 2, 4, 8, 16};
+
+/* One collective of a run: the op and its M, as docs/recon.md lists them. */
+typedef struct coll {
+  pinet_shuffle_op op;
+  uint32_t words;
+} coll;
+
+static uint32_t up_to(uint32_t x, uint32_t q) { return (x + q - 1) / q * q; }
+
+static uint32_t log2_of(uint32_t n) {
+  uint32_t k = 0;
+  while ((1u << k) < n) k++;
+  return k;
+}
+
+/* The done cycles T of the collectives in `list`, each built by the paper's builder (fast = 0) or
+ * the fast one (fast = 1) directly, plus `custom`, the cycles of the custom schedules (the same
+ * for both kinds). */
+static uint64_t cycles_of(const coll *list, size_t n, uint32_t pes, int fast, uint64_t custom) {
+  uint64_t sum = custom;
+  for (size_t i = 0; i < n; i++) {
+    pinet_shuffle_schedule *s = NULL;
+    pinet_status st = fast ? pinet_shuffle_build_fast(&s, list[i].op, pes, list[i].words)
+                           : pinet_shuffle_build(&s, list[i].op, pes, list[i].words);
+    if (st != PINET_OK) fail_msg("build %s N=%u M=%u: %d", pinet_shuffle_op_name(list[i].op), pes,
+                                 list[i].words, (int)st);
+    uint64_t t = 0;
+    assert_int_equal(pinet_shuffle_cycle_total(s, &t), PINET_OK);
+    sum += t;
+    pinet_shuffle_schedule_free(s);
+  }
+  return sum;
+}
+
+/* What the paper run and the fast run of one case must share (the arith and N are in `what`):
+ * cycles of both kinds, as recomputed (want_paper, want_fast); comm.cycles the executed kind's;
+ * the same work and collective count. */
+static void check_kind_comm(const char *what, uint32_t pes, const pinet_recon_comm *cp,
+                            const pinet_recon_comm *cf, uint64_t want_paper, uint64_t want_fast,
+                            uint32_t want_schedules) {
+  if (cp->schedule != PINET_SHUFFLE_PAPER || cf->schedule != PINET_SHUFFLE_FAST) {
+    fail_msg("%s N=%u: schedule kinds %d / %d", what, pes, (int)cp->schedule, (int)cf->schedule);
+  }
+  if (cp->cycles_paper != want_paper || cf->cycles_paper != want_paper) {
+    fail_msg("%s N=%u: cycles_paper %llu (paper run) / %llu (fast run), recomputed %llu", what, pes,
+             (unsigned long long)cp->cycles_paper, (unsigned long long)cf->cycles_paper,
+             (unsigned long long)want_paper);
+  }
+  if (cp->cycles_fast != want_fast || cf->cycles_fast != want_fast) {
+    fail_msg("%s N=%u: cycles_fast %llu (paper run) / %llu (fast run), recomputed %llu", what, pes,
+             (unsigned long long)cp->cycles_fast, (unsigned long long)cf->cycles_fast,
+             (unsigned long long)want_fast);
+  }
+  if (cp->cycles != cp->cycles_paper || cf->cycles != cf->cycles_fast) {
+    fail_msg("%s N=%u: cycles %llu / %llu, not the executed kind's", what, pes,
+             (unsigned long long)cp->cycles, (unsigned long long)cf->cycles);
+  }
+  if (pes >= 4 && !(want_fast <= want_paper)) {
+    fail_msg("%s N=%u: fast %llu > paper %llu cycles", what, pes, (unsigned long long)want_fast,
+             (unsigned long long)want_paper);
+  }
+  assert_int_equal(cp->schedules, want_schedules);
+  assert_int_equal(cf->schedules, want_schedules);
+  assert_int_equal(cp->total_work, cf->total_work);
+  assert_int_equal(cp->max_work, cf->max_work);
+  assert_int_equal(cp->words_summed, cf->words_summed); /* integration is the same schedule */
+}
+
+/* 1 if every field of two summaries is equal (the struct has padding: no memcmp). */
+static int same_comm(const pinet_recon_comm *a, const pinet_recon_comm *b) {
+  return a->pes == b->pes && a->schedules == b->schedules && a->steps == b->steps &&
+         a->words_moved == b->words_moved && a->words_summed == b->words_summed &&
+         a->link_time == b->link_time && a->max_work == b->max_work &&
+         a->min_work == b->min_work && a->total_work == b->total_work &&
+         a->load_balance == b->load_balance && a->model_efficiency == b->model_efficiency &&
+         a->schedule == b->schedule && a->cycles == b->cycles &&
+         a->cycles_paper == b->cycles_paper && a->cycles_fast == b->cycles_fast;
+}
+
+/* FBP with the fast collectives: the same image bit for bit as the paper's (float and fixed),
+ * both cycle counts recomputed from the run's collectives (docs/recon.md: scatter of
+ * ceil(V/N) N D words, bcast-host of the response rounded up to a multiple of log2 N, integrate
+ * and allgather of the image rounded up to a multiple of N, and PE 0's one-step upload of M words,
+ * T = M + 1); and at N = 4 the closed forms of docs/shuffle.md written out by hand. */
+static void test_recon_par_fbp_schedule_kind(void **state) {
+  (void)state;
+  enum { N = 32, V = 45, D = 32 };
+  pinet_pb_geom g;
+  assert_int_equal(pinet_pb_geom_init(&g, N, V, D), PINET_OK);
+  const pinet_ellipse *e;
+  size_t ne;
+  pinet_phantom_shepp_logan(&e, &ne);
+  static float sino[V * D], imp[N * N], imf[N * N], imw[N * N];
+  assert_int_equal(pinet_phantom_sinogram(e, ne, &g, 2, sino), PINET_OK);
+  pinet_fbp *p = NULL;
+  assert_int_equal(pinet_fbp_create(&g, PINET_FILTER_SHEPP_LOGAN, &p), PINET_OK);
+  const uint32_t plen = pinet_fbp_padded_length(p);
+  assert_int_equal(plen, 64); /* max(64, 2^ceil(log2(2 D))): the hand case below uses it */
+  float *filt = xmalloc((size_t)V * pinet_fbp_filtered_stride(p) * sizeof *filt);
+  assert_int_equal(pinet_fbp_filter_views(p, NULL, sino, V, filt), PINET_OK);
+  const int bits = pinet_fbp_fixed_bits(p, filt);
+  free(filt);
+  const pinet_recon_par_opts paper = {PINET_SHUFFLE_PAPER, NULL}, fast = {PINET_SHUFFLE_FAST, NULL};
+  for (int fx = 0; fx < 2; fx++) {
+    const pinet_recon_arith arith = fx ? PINET_RECON_FIXED : PINET_RECON_FLOAT;
+    const char *what = fx ? "FBP fixed" : "FBP float";
+    for (int i = 0; i < 5; i++) {
+      const uint32_t pes = k_pes_kind[i];
+      pinet_recon_comm cp, cf, cw;
+      uint64_t wp[64], wf[64];
+      assert_int_equal(pinet_fbp_parallel_opts(p, sino, pes, arith, bits, &paper, imp, &cp, wp),
+                       PINET_OK);
+      assert_int_equal(pinet_fbp_parallel_opts(p, sino, pes, arith, bits, &fast, imf, &cf, wf),
+                       PINET_OK);
+      if (memcmp(imp, imf, sizeof imp) != 0) fail_msg("%s N=%u: fast image differs", what, pes);
+      assert_memory_equal(wp, wf, pes * sizeof *wp);
+      /* the plain entry point is the paper run, and opts NULL is too */
+      assert_int_equal(pinet_fbp_parallel(p, sino, pes, arith, bits, imw, &cw, NULL), PINET_OK);
+      assert_memory_equal(imw, imp, sizeof imp);
+      assert_true(same_comm(&cw, &cp));
+      assert_int_equal(pinet_fbp_parallel_opts(p, sino, pes, arith, bits, NULL, imw, &cw, NULL),
+                       PINET_OK);
+      assert_memory_equal(imw, imp, sizeof imp);
+      assert_true(same_comm(&cw, &cp));
+      if (pes == 1) { /* no network */
+        check_kind_comm(what, pes, &cp, &cf, 0, 0, 0);
+        continue;
+      }
+      const uint32_t n = log2_of(pes), vpp = (V + pes - 1) / pes, img = up_to(N * N, pes);
+      const coll list[4] = {{PINET_SHUFFLE_OP_SCATTER, vpp * pes * D},
+                            {PINET_SHUFFLE_OP_BCAST_HOST, up_to(plen / 2 + 1, n)},
+                            {PINET_SHUFFLE_OP_INTEGRATE, img},
+                            {PINET_SHUFFLE_OP_ALLGATHER, img}};
+      const uint64_t upload = (uint64_t)img + 1; /* PE 0 -> host: one step of M words */
+      check_kind_comm(what, pes, &cp, &cf, cycles_of(list, 4, pes, 0, upload),
+                      cycles_of(list, 4, pes, 1, upload), 5);
+      if (pes == 4) {
+        /* by hand, n = 2, S = M/N; docs/shuffle.md section 4 (paper) and 13 (fast):
+         * scatter M = 12 * 4 * 32 = 1536: paper (n+1) + M/2 + (1 - 1/N) M = 3 + 768 + 1152 = 1923,
+         *   fast (n+1) + M + n(n+1)/2 = 3 + 1536 + 3 = 1542;
+         * bcast-host M = 34 (33 rounded up to a multiple of n): paper 2n (1 + M/n) = 4 * 18 = 72,
+         *   fast M + n + 1 = 37;
+         * integrate and allgather M = 1024: paper n + (1 - 1/N) M = 2 + 768 = 770 each, and
+         *   integrate is the paper's in both kinds; PE 0's upload: 1 + 1024 = 1025. The fast
+         *   allgather (section 13 gives no closed form to copy yet) is taken from its builder. */
+        assert_int_equal(cp.cycles_paper, 1923 + 72 + 770 + 770 + 1025);
+        pinet_shuffle_schedule *ag = NULL;
+        uint64_t t_ag = 0;
+        assert_int_equal(pinet_shuffle_build_fast(&ag, PINET_SHUFFLE_OP_ALLGATHER, 4, 1024),
+                         PINET_OK);
+        assert_int_equal(pinet_shuffle_cycle_total(ag, &t_ag), PINET_OK);
+        pinet_shuffle_schedule_free(ag);
+        assert_int_equal(cf.cycles_fast, 1542 + 37 + 770 + t_ag + 1025);
+      }
+    }
+  }
+  pinet_fbp_free(p);
+}
+
+/* EM (both partitions) with the fast collectives: lambda and the log-likelihoods bit for bit the
+ * paper's, float and fixed; the cycle counts recomputed from the run's collectives
+ * (docs/recon.md): the download, bcast-host of the tubes (a multiple of log2 N) and scatter of
+ * 2 N max|segment| matrix words, only accounted; per iteration integrate and allgather of the
+ * tubes (a multiple of N) and, under the modified partition, the one-word ring exchange (one step
+ * of W = 1 word: T = 2); at the end integrate and upload of the boxes (a multiple of N). */
+static void test_recon_par_em_schedule_kind(void **state) {
+  (void)state;
+  double *counts = NULL;
+  pinet_sysmat *m = ring_problem(24, 48, 2024, &counts);
+  const uint32_t B = pinet_sysmat_boxes(m), T = pinet_sysmat_tubes(m), iters = 3;
+  double *lp = xmalloc(B * sizeof *lp), *lf = xmalloc(B * sizeof *lf);
+  double *lw = xmalloc(B * sizeof *lw);
+  double llp[3], llf[3], llw[3];
+  const pinet_recon_par_opts paper = {PINET_SHUFFLE_PAPER, NULL}, fast = {PINET_SHUFFLE_FAST, NULL};
+  for (int part = 0; part < 2; part++) {
+    for (int fx = 0; fx < 2; fx++) {
+      const pinet_recon_arith arith = fx ? PINET_RECON_FIXED : PINET_RECON_FLOAT;
+      char what[64];
+      snprintf(what, sizeof what, "EM %s part %d", fx ? "fixed" : "float", part);
+      for (int i = 0; i < 5; i++) {
+        const uint32_t pes = k_pes_kind[i];
+        pinet_recon_comm cp, cf, cw;
+        assert_int_equal(pinet_em_parallel_opts(m, counts, iters, pes, (pinet_em_partition)part,
+                                                arith, &paper, lp, llp, &cp, NULL),
+                         PINET_OK);
+        assert_int_equal(pinet_em_parallel_opts(m, counts, iters, pes, (pinet_em_partition)part,
+                                                arith, &fast, lf, llf, &cf, NULL),
+                         PINET_OK);
+        if (memcmp(lp, lf, B * sizeof *lp) != 0) {
+          fail_msg("%s N=%u: fast lambda differs", what, pes);
+        }
+        if (memcmp(llp, llf, sizeof llp) != 0) fail_msg("%s N=%u: fast loglik differs", what, pes);
+        assert_int_equal(pinet_em_parallel(m, counts, iters, pes, (pinet_em_partition)part, arith,
+                                           lw, llw, &cw, NULL),
+                         PINET_OK);
+        assert_memory_equal(lw, lp, B * sizeof *lp);
+        assert_memory_equal(llw, llp, sizeof llp);
+        assert_true(same_comm(&cw, &cp));
+        if (pes == 1) {
+          check_kind_comm(what, pes, &cp, &cf, 0, 0, 0);
+          continue;
+        }
+        pinet_em_segment seg[16];
+        assert_int_equal(pinet_em_segments(m, pes, (pinet_em_partition)part, seg), PINET_OK);
+        uint64_t maxe = 0;
+        for (uint32_t r = 0; r < pes; r++) {
+          if (seg[r].e1 - seg[r].e0 > maxe) maxe = seg[r].e1 - seg[r].e0;
+        }
+        assert_true(maxe > 0 && maxe * pes * 2 <= PINET_SHUFFLE_MAX_WORDS);
+        const uint32_t n = log2_of(pes), tp = up_to(T, pes), bp = up_to(B, pes);
+        coll list[4 + 2 * 3];
+        size_t k = 0;
+        list[k++] = (coll){PINET_SHUFFLE_OP_BCAST_HOST, up_to(T, n)};
+        list[k++] = (coll){PINET_SHUFFLE_OP_SCATTER, (uint32_t)(maxe * pes * 2)};
+        for (uint32_t it = 0; it < iters; it++) {
+          list[k++] = (coll){PINET_SHUFFLE_OP_INTEGRATE, tp};
+          list[k++] = (coll){PINET_SHUFFLE_OP_ALLGATHER, tp};
+        }
+        list[k++] = (coll){PINET_SHUFFLE_OP_INTEGRATE, bp};
+        list[k++] = (coll){PINET_SHUFFLE_OP_UPLOAD, bp};
+        const int ring = part == PINET_EM_PARTITION_MODIFIED;
+        const uint64_t custom = ring ? 2u * iters : 0;
+        check_kind_comm(what, pes, &cp, &cf, cycles_of(list, k, pes, 0, custom),
+                        cycles_of(list, k, pes, 1, custom), (uint32_t)k + (ring ? iters : 0));
+      }
+    }
+  }
+  free(lp);
+  free(lf);
+  free(lw);
+  free(counts);
+  pinet_sysmat_free(m);
+}
+
+/* Hooks that only count: a refused run must not reach them. */
+static pinet_status count_step(void *ctx, pinet_status local, const pinet_shuffle_schedule *s,
+                               pinet_shuffle_elem elem, void *pe_mem, void *host_mem) {
+  (void)s;
+  (void)elem;
+  (void)pe_mem;
+  (void)host_mem;
+  (*(int *)ctx)++;
+  return local;
+}
+
+static pinet_status count_gather(void *ctx, pinet_status local, const void *part, size_t bytes,
+                                 void *all) {
+  (void)part;
+  (void)bytes;
+  (void)all;
+  (*(int *)ctx)++;
+  return local;
+}
+
+/* FAST with a dist: PINET_ERR_ILLEGAL_STATE before any hook (cut-through steps cannot run on a
+ * distributed executor); a kind that is neither: PINET_ERR_RANGE; nothing written. */
+static void test_recon_par_schedule_kind_refused(void **state) {
+  (void)state;
+  pinet_pb_geom g;
+  assert_int_equal(pinet_pb_geom_init(&g, 16, 8, 16), PINET_OK);
+  pinet_fbp *p = NULL;
+  assert_int_equal(pinet_fbp_create(&g, PINET_FILTER_RAMP, &p), PINET_OK);
+  float sino[8 * 16] = {0}, img[16 * 16];
+  int calls = 0;
+  const pinet_recon_dist dist = {0, &calls, count_step, count_gather};
+  const pinet_recon_par_opts fast_dist = {PINET_SHUFFLE_FAST, &dist};
+  const pinet_recon_par_opts bad = {(pinet_shuffle_kind)2, NULL};
+  const pinet_recon_par_opts bad_neg = {(pinet_shuffle_kind)-1, NULL};
+  pinet_recon_comm c;
+  pinet_recon_comm before;
+  memset(&c, 0xa5, sizeof c);
+  memcpy(&before, &c, sizeof c);
+  for (uint32_t pes = 1; pes <= 4; pes *= 2) {
+    assert_int_equal(pinet_fbp_parallel_opts(p, sino, pes, PINET_RECON_FLOAT, 0, &fast_dist, img,
+                                             &c, NULL),
+                     PINET_ERR_ILLEGAL_STATE);
+    assert_int_equal(pinet_fbp_parallel_opts(p, sino, pes, PINET_RECON_FLOAT, 0, &bad, img, &c,
+                                             NULL),
+                     PINET_ERR_RANGE);
+    assert_int_equal(pinet_fbp_parallel_opts(p, sino, pes, PINET_RECON_FLOAT, 0, &bad_neg, img, &c,
+                                             NULL),
+                     PINET_ERR_RANGE);
+  }
+  pinet_fbp_free(p);
+  double *counts = NULL;
+  pinet_sysmat *m = ring_problem(8, 8, 1, &counts);
+  double out[64];
+  for (int part = 0; part < 2; part++) {
+    assert_int_equal(pinet_em_parallel_opts(m, counts, 1, 4, (pinet_em_partition)part,
+                                            PINET_RECON_FLOAT, &fast_dist, out, NULL, &c, NULL),
+                     PINET_ERR_ILLEGAL_STATE);
+    assert_int_equal(pinet_em_parallel_opts(m, counts, 1, 4, (pinet_em_partition)part,
+                                            PINET_RECON_FIXED, &bad, out, NULL, &c, NULL),
+                     PINET_ERR_RANGE);
+  }
+  assert_int_equal(calls, 0);
+  assert_memory_equal(&c, &before, sizeof c);
+  /* the paper schedules on the same counting dist do reach the hooks (the check above can fail) */
+  (void)pinet_em_parallel_opts(m, counts, 1, 1, PINET_EM_PARTITION_BY_BOX, PINET_RECON_FLOAT,
+                               &(pinet_recon_par_opts){PINET_SHUFFLE_PAPER, &dist}, out, NULL,
+                               NULL, NULL);
+  assert_true(calls > 0);
+  free(counts);
+  pinet_sysmat_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_recon_par_fbp_equals_sequential),
@@ -293,6 +604,9 @@ int main(void) {
       cmocka_unit_test(test_recon_par_em_segments),
       cmocka_unit_test(test_recon_par_em_paper_setup),
       cmocka_unit_test(test_recon_par_bad_input),
+      cmocka_unit_test(test_recon_par_fbp_schedule_kind),
+      cmocka_unit_test(test_recon_par_em_schedule_kind),
+      cmocka_unit_test(test_recon_par_schedule_kind_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

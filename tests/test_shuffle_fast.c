@@ -2,8 +2,9 @@
  * docs/shuffle.md section 13): the fast broadcasts deliver the root's (host's) words to every PE
  * for i32/f32/f64, finish exactly at the link-capacity bound, use only de Bruijn channels
  * between their ends (never a self-loop), carry at most one word per channel per cycle, and the
- * cycle simulator ends with the engine's memories; the fast scatter, upload and gather leave
- * what the ops' definitions say (and what the paper schedules leave) in their output regions,
+ * cycle simulator ends with the engine's memories; the fast scatter, upload, gather and
+ * allgather leave what the ops' definitions say (and what the paper schedules leave) in their
+ * output regions,
  * take the cycle counts derived here and stay within 5% of the bound at N = 64; the cycle-exact
  * validity rules on hand-made schedules; the argument checks. Random data print their seed
  * (override with PINET_TEST_SEED) and every failure names the seed and case. */
@@ -70,7 +71,8 @@ static uint64_t ref_bound(pinet_shuffle_op op, uint32_t N, uint32_t M) {
   switch (op) {
     case PINET_SHUFFLE_OP_BCAST: return ceil_half(M) + n; /* PE 0's two out-channels, n hops */
     case PINET_SHUFFLE_OP_BCAST_HOST: return (uint64_t)M + n + 1u;
-    case PINET_SHUFFLE_OP_GATHER: return ceil_half(M - M / N) + 1u; /* PE 0's two in-channels */
+    case PINET_SHUFFLE_OP_GATHER:
+    case PINET_SHUFFLE_OP_ALLGATHER: return ceil_half(M - M / N) + 1u; /* PE 0's in-channels */
     default: return (uint64_t)M + 1u; /* scatter, upload: every word crosses the host link */
   }
 }
@@ -84,6 +86,10 @@ static uint64_t ref_bound(pinet_shuffle_op op, uint32_t N, uint32_t M) {
  * M/2 - ceil(S/2) + n(n+3)/2. Gather, N = 2: one step, ceil(S/2) words on each of two channels. */
 static uint64_t ref_fast_cycles(pinet_shuffle_op op, uint32_t N, uint32_t M) {
   uint64_t n = lg(N), S = M / N;
+  if (op == PINET_SHUFFLE_OP_ALLGATHER) {
+    /* N/2 steps around the ring: N/2 - 1 of S words, the last of ceil(S/2) */
+    return (N / 2u - 1u) * (1u + S) + 1u + ceil_half(S);
+  }
   if (op != PINET_SHUFFLE_OP_GATHER) {
     return (n + 1u) + M + n * (n + 1u) / 2u;
   }
@@ -235,25 +241,33 @@ static void check_fast_bcast(pinet_shuffle_op op, uint32_t N, uint32_t M, pinet_
   pinet_shuffle_schedule_free(s);
 }
 
-static void test_shuffle_fast_bcast(void **state) {
-  (void)state;
+/* Every op of ops for N = 2 .. 1024 and M in {1, 2, 3, 7} times the quantum (1, or N when
+ * any_m is 0) and 64N, 128N, N * M capped at WORD_BUDGET (the cap, 2^20 / N, is a multiple of N
+ * for N <= 1024); a size capped to the one before is skipped. */
+static void sweep_sizes(const pinet_shuffle_op *ops, int nops, int any_m,
+                        void (*check)(pinet_shuffle_op, uint32_t, uint32_t, pinet_rng *)) {
   pinet_rng rng;
   pinet_rng_seed(&rng, g_seed);
-  const pinet_shuffle_op ops[2] = {PINET_SHUFFLE_OP_BCAST, PINET_SHUFFLE_OP_BCAST_HOST};
   for (uint32_t N = 2; N <= PINET_SHUFFLE_MAX_PES; N *= 2u) {
-    const uint32_t sizes[6] = {1, 2, 3, 7, 64u * N, 128u * N};
-    for (int o = 0; o < 2; o++) {
+    uint32_t q = any_m ? 1u : N;
+    const uint32_t sizes[6] = {q, 2u * q, 3u * q, 7u * q, 64u * N, 128u * N};
+    for (int o = 0; o < nops; o++) {
       uint32_t prev = 0;
       for (int k = 0; k < 6; k++) {
         uint32_t M = sizes[k] <= WORD_BUDGET / N ? sizes[k] : WORD_BUDGET / N;
-        if (M == prev) {
-          continue; /* capped to the same size as the one before */
+        if (M != prev) {
+          check(ops[o], N, M, &rng);
         }
         prev = M;
-        check_fast_bcast(ops[o], N, M, &rng);
       }
     }
   }
+}
+
+static void test_shuffle_fast_bcast(void **state) {
+  (void)state;
+  const pinet_shuffle_op ops[2] = {PINET_SHUFFLE_OP_BCAST, PINET_SHUFFLE_OP_BCAST_HOST};
+  sweep_sizes(ops, 2, 1, check_fast_bcast);
 }
 
 /* The two trees of bcast at N = 8 literally (docs/shuffle.md section 13's picture). */
@@ -287,7 +301,7 @@ static void test_shuffle_fast_bcast_n8_literal(void **state) {
   pinet_shuffle_schedule_free(s);
 }
 
-/* ---- fast scatter, upload, gather --------------------------------------------------------- */
+/* ---- fast scatter, upload, gather, allgather (the segment ops) --------------------------- */
 
 /* The regions of the ops' definitions (docs/shuffle.md section 2, S = M/N): input (output = 0)
  * or output region of `pe` (-1 = host); words 0 = none. scatter: host [0,M) -> PE j [jS,S);
@@ -303,7 +317,10 @@ static void ref_region(pinet_shuffle_op op, uint32_t N, uint32_t M, int32_t pe, 
     *off = pe < 0 ? 0 : (uint32_t)pe * (M / N);
     *words = pe < 0 ? 0 : M / N;
   } else {
-    *words = pe == 0 || (pe < 0 && op == PINET_SHUFFLE_OP_UPLOAD) ? M : 0;
+    *words = pe == 0 || (pe > 0 && op == PINET_SHUFFLE_OP_ALLGATHER) ||
+                     (pe < 0 && op == PINET_SHUFFLE_OP_UPLOAD)
+                 ? M
+                 : 0;
   }
 }
 
@@ -317,7 +334,7 @@ static unsigned char *mem_at(void **mems, uint32_t N, int32_t pe) {
  * shows). Both must leave, in every output region of the definition, the data of its addresses;
  * for 4-byte elements the cycle simulator (32-bit words) must end with the fast engine's
  * memories, host included. */
-static void check_sgu_results(const pinet_shuffle_schedule *fast,
+static void check_segment_results(const pinet_shuffle_schedule *fast,
                               const pinet_shuffle_schedule *paper, pinet_shuffle_elem elem,
                               pinet_rng *rng, const char *what) {
   pinet_shuffle_op op = pinet_shuffle_schedule_op(fast);
@@ -372,19 +389,22 @@ static void check_sgu_results(const pinet_shuffle_schedule *fast,
   free(data);
 }
 
-static void check_fast_sgu(pinet_shuffle_op op, uint32_t N, uint32_t M, pinet_rng *rng) {
+static void check_fast_segment_op(pinet_shuffle_op op, uint32_t N, uint32_t M, pinet_rng *rng) {
   char what[96];
   snprintf(what, sizeof what, "fast %s N=%u M=%u", pinet_shuffle_op_name(op), N, M);
   pinet_shuffle_schedule *s = NULL, *paper = NULL;
   pinet_status st = pinet_shuffle_build_fast(&s, op, N, M);
   CHECK(st == PINET_OK, "%s: build status %d", what, (int)st);
   assert_int_equal(pinet_shuffle_build(&paper, op, N, M), PINET_OK);
-  /* as many steps as the paper's: n + 1 with the host, n for gather */
-  uint32_t n = lg(N), want_steps = op == PINET_SHUFFLE_OP_GATHER ? n : n + 1u;
+  /* as many steps as the paper's: n + 1 with the host, n for gather; allgather: N/2 ring hops */
+  uint32_t n = lg(N), want_steps = op == PINET_SHUFFLE_OP_GATHER      ? n
+                                   : op == PINET_SHUFFLE_OP_ALLGATHER ? N / 2u
+                                                                      : n + 1u;
   CHECK(pinet_shuffle_schedule_step_count(s) == want_steps, "%s: %u steps", what,
         pinet_shuffle_schedule_step_count(s));
-  /* N = 2 gather: PE 1 sends on two channels at once, nothing to relay */
-  int want_ct = !(op == PINET_SHUFFLE_OP_GATHER && N == 2u);
+  /* N = 2 gather: PE 1 sends on two channels at once, nothing to relay; allgather forwards
+   * only what arrived in an earlier step */
+  int want_ct = !(op == PINET_SHUFFLE_OP_GATHER && N == 2u) && op != PINET_SHUFFLE_OP_ALLGATHER;
   CHECK(pinet_shuffle_schedule_cut_through(s) == want_ct, "%s: cut_through", what);
   uint64_t T = 0, bound = 0;
   assert_int_equal(pinet_shuffle_cycle_total(s, &T), PINET_OK);
@@ -412,52 +432,36 @@ static void check_fast_sgu(pinet_shuffle_op op, uint32_t N, uint32_t M, pinet_rn
     }
   }
   check_structure(s, what, T);
-  check_sgu_results(s, paper, PINET_SHUFFLE_I32, rng, what);
-  check_sgu_results(s, paper, PINET_SHUFFLE_F32, rng, what);
-  check_sgu_results(s, paper, PINET_SHUFFLE_F64, rng, what);
+  check_segment_results(s, paper, PINET_SHUFFLE_I32, rng, what);
+  check_segment_results(s, paper, PINET_SHUFFLE_F32, rng, what);
+  check_segment_results(s, paper, PINET_SHUFFLE_F64, rng, what);
   pinet_shuffle_schedule_free(s);
   pinet_shuffle_schedule_free(paper);
 }
 
-static const pinet_shuffle_op k_sgu_ops[3] = {PINET_SHUFFLE_OP_SCATTER, PINET_SHUFFLE_OP_UPLOAD,
-                                              PINET_SHUFFLE_OP_GATHER};
+static const pinet_shuffle_op k_segment_ops[4] = {PINET_SHUFFLE_OP_SCATTER, PINET_SHUFFLE_OP_UPLOAD,
+                                              PINET_SHUFFLE_OP_GATHER, PINET_SHUFFLE_OP_ALLGATHER};
 
-static void test_shuffle_fast_scatter_upload_gather(void **state) {
+static void test_shuffle_fast_segment_ops(void **state) {
   (void)state;
-  pinet_rng rng;
-  pinet_rng_seed(&rng, g_seed);
-  for (uint32_t N = 2; N <= PINET_SHUFFLE_MAX_PES; N *= 2u) {
-    const uint32_t sizes[6] = {N, 2u * N, 3u * N, 7u * N, 64u * N, 128u * N};
-    for (int o = 0; o < 3; o++) {
-      uint32_t prev = 0;
-      for (int k = 0; k < 6; k++) {
-        /* the cap, 2^20 / N, is a multiple of N for N <= 1024 */
-        uint32_t M = sizes[k] <= WORD_BUDGET / N ? sizes[k] : WORD_BUDGET / N;
-        if (M == prev) {
-          continue; /* capped to the same size as the one before */
-        }
-        prev = M;
-        check_fast_sgu(k_sgu_ops[o], N, M, &rng);
-      }
-    }
-  }
+  sweep_sizes(k_segment_ops, 4, 0, check_fast_segment_op); /* M a multiple of N */
 }
 
 /* Within 5% of the bound at N = 64 for large M (and well ahead of the paper schedules). */
-static void test_shuffle_fast_sgu_near_bound(void **state) {
+static void test_shuffle_fast_segment_ops_near_bound(void **state) {
   (void)state;
   const uint32_t N = 64;
-  for (int o = 0; o < 3; o++) {
+  for (int o = 0; o < 4; o++) {
     for (uint32_t mult = 64; mult <= 128; mult *= 2u) {
       uint32_t M = mult * N;
-      const char *name = pinet_shuffle_op_name(k_sgu_ops[o]);
+      const char *name = pinet_shuffle_op_name(k_segment_ops[o]);
       pinet_shuffle_schedule *s = NULL, *paper = NULL;
-      assert_int_equal(pinet_shuffle_build_fast(&s, k_sgu_ops[o], N, M), PINET_OK);
-      assert_int_equal(pinet_shuffle_build(&paper, k_sgu_ops[o], N, M), PINET_OK);
+      assert_int_equal(pinet_shuffle_build_fast(&s, k_segment_ops[o], N, M), PINET_OK);
+      assert_int_equal(pinet_shuffle_build(&paper, k_segment_ops[o], N, M), PINET_OK);
       uint64_t T = 0, Tp = 0, bound = 0;
       assert_int_equal(pinet_shuffle_cycle_total(s, &T), PINET_OK);
       assert_int_equal(pinet_shuffle_cycle_total(paper, &Tp), PINET_OK);
-      assert_int_equal(pinet_shuffle_link_bound(k_sgu_ops[o], N, M, &bound), PINET_OK);
+      assert_int_equal(pinet_shuffle_link_bound(k_segment_ops[o], N, M, &bound), PINET_OK);
       CHECK(T >= bound && 100u * T <= 105u * bound,
             "%s N=%u M=%u: T = %" PRIu64 ", bound %" PRIu64, name, N, M, T, bound);
       CHECK(T < Tp, "%s N=%u M=%u: fast T = %" PRIu64 ", paper %" PRIu64, name, N, M, T, Tp);
@@ -516,9 +520,9 @@ static void test_shuffle_fast_gather_n8_literal(void **state) {
  * exchange (already at its bound) has no op builder, fast or paper: both refuse it alike. */
 static void test_shuffle_fast_others_are_paper(void **state) {
   (void)state;
-  const pinet_shuffle_op ops[2] = {PINET_SHUFFLE_OP_INTEGRATE, PINET_SHUFFLE_OP_ALLGATHER};
+  const pinet_shuffle_op ops[1] = {PINET_SHUFFLE_OP_INTEGRATE};
   for (uint32_t N = 2; N <= 64; N *= 2u) {
-    for (int o = 0; o < 2; o++) {
+    for (int o = 0; o < 1; o++) {
       pinet_shuffle_schedule *a = NULL, *b = NULL;
       assert_int_equal(pinet_shuffle_build(&a, ops[o], N, 4u * N), PINET_OK);
       assert_int_equal(pinet_shuffle_build_fast(&b, ops[o], N, 4u * N), PINET_OK);
@@ -577,14 +581,14 @@ static void test_shuffle_fast_bad_input(void **state) {
   assert_null(s);
   for (int o = 0; o < 3; o++) {
     uint32_t q = 0;
-    assert_int_equal(pinet_shuffle_fast_words_quantum(k_sgu_ops[o], 8, &q), PINET_OK);
+    assert_int_equal(pinet_shuffle_fast_words_quantum(k_segment_ops[o], 8, &q), PINET_OK);
     assert_int_equal(q, 8);
-    assert_int_equal(pinet_shuffle_build_fast(&s, k_sgu_ops[o], 8, 12), PINET_ERR_MISMATCH);
-    assert_int_equal(pinet_shuffle_build_fast(&s, k_sgu_ops[o], 8, 0), PINET_ERR_RANGE);
-    assert_int_equal(pinet_shuffle_build_fast(&s, k_sgu_ops[o], 8, PINET_SHUFFLE_MAX_WORDS + 8u),
+    assert_int_equal(pinet_shuffle_build_fast(&s, k_segment_ops[o], 8, 12), PINET_ERR_MISMATCH);
+    assert_int_equal(pinet_shuffle_build_fast(&s, k_segment_ops[o], 8, 0), PINET_ERR_RANGE);
+    assert_int_equal(pinet_shuffle_build_fast(&s, k_segment_ops[o], 8, PINET_SHUFFLE_MAX_WORDS + 8u),
                      PINET_ERR_RANGE);
-    assert_int_equal(pinet_shuffle_build_fast(&s, k_sgu_ops[o], 12, 24), PINET_ERR_SIZE);
-    assert_int_equal(pinet_shuffle_build_fast(NULL, k_sgu_ops[o], 8, 8), PINET_ERR_NULL);
+    assert_int_equal(pinet_shuffle_build_fast(&s, k_segment_ops[o], 12, 24), PINET_ERR_SIZE);
+    assert_int_equal(pinet_shuffle_build_fast(NULL, k_segment_ops[o], 8, 8), PINET_ERR_NULL);
     assert_null(s);
   }
   /* the fast broadcasts have none: M = 8 on N = 8 is not a multiple of n = 3 */
@@ -721,17 +725,103 @@ static void test_shuffle_fast_cut_through_rules(void **state) {
   pinet_shuffle_schedule_free(s);
 }
 
+/* 1 if a and b have the same steps, transfer for transfer (every field, start included). */
+static int same_transfers(const pinet_shuffle_schedule *a, const pinet_shuffle_schedule *b) {
+  if (pinet_shuffle_schedule_step_count(a) != pinet_shuffle_schedule_step_count(b) ||
+      pinet_shuffle_schedule_words(a) != pinet_shuffle_schedule_words(b) ||
+      pinet_shuffle_schedule_host_words(a) != pinet_shuffle_schedule_host_words(b)) {
+    return 0;
+  }
+  for (uint32_t st = 0; st < pinet_shuffle_schedule_step_count(a); st++) {
+    const pinet_shuffle_transfer *ta = NULL, *tb = NULL;
+    size_t na = 0, nb = 0;
+    if (pinet_shuffle_schedule_step(a, st, &ta, &na) != PINET_OK ||
+        pinet_shuffle_schedule_step(b, st, &tb, &nb) != PINET_OK || na != nb ||
+        memcmp(ta, tb, na * sizeof *ta) != 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* pinet_shuffle_build_kind: PAPER is pinet_shuffle_build's schedule and FAST
+ * pinet_shuffle_build_fast's, transfer for transfer, and their errors (M = 5 on 8 PEs: not a
+ * multiple of N for scatter, accepted by the fast broadcast, refused by the paper's); another kind
+ * is PINET_ERR_RANGE with *out set to NULL. */
+static void test_shuffle_fast_build_kind(void **state) {
+  (void)state;
+  const pinet_shuffle_op ops[7] = {PINET_SHUFFLE_OP_BCAST,     PINET_SHUFFLE_OP_BCAST_HOST,
+                                   PINET_SHUFFLE_OP_SCATTER,   PINET_SHUFFLE_OP_INTEGRATE,
+                                   PINET_SHUFFLE_OP_ALLGATHER, PINET_SHUFFLE_OP_GATHER,
+                                   PINET_SHUFFLE_OP_UPLOAD};
+  for (uint32_t N = 2; N <= 64; N *= 2u) {
+    const uint32_t M = 6u * N * lg(N); /* a multiple of N and of log2 N: every op builds */
+    for (int o = 0; o < 7; o++) {
+      pinet_shuffle_schedule *want_p = NULL, *want_f = NULL, *got_p = NULL, *got_f = NULL;
+      assert_int_equal(pinet_shuffle_build(&want_p, ops[o], N, M), PINET_OK);
+      assert_int_equal(pinet_shuffle_build_fast(&want_f, ops[o], N, M), PINET_OK);
+      assert_int_equal(pinet_shuffle_build_kind(&got_p, PINET_SHUFFLE_PAPER, ops[o], N, M),
+                       PINET_OK);
+      assert_int_equal(pinet_shuffle_build_kind(&got_f, PINET_SHUFFLE_FAST, ops[o], N, M),
+                       PINET_OK);
+      CHECK(same_transfers(got_p, want_p), "build_kind paper %s N=%u M=%u",
+            pinet_shuffle_op_name(ops[o]), N, M);
+      CHECK(same_transfers(got_f, want_f), "build_kind fast %s N=%u M=%u",
+            pinet_shuffle_op_name(ops[o]), N, M);
+      pinet_shuffle_schedule_free(want_p);
+      pinet_shuffle_schedule_free(want_f);
+      pinet_shuffle_schedule_free(got_p);
+      pinet_shuffle_schedule_free(got_f);
+    }
+  }
+  /* the schedules differ where they should: the check above can tell them apart */
+  pinet_shuffle_schedule *p = NULL, *f = NULL;
+  assert_int_equal(pinet_shuffle_build_kind(&p, PINET_SHUFFLE_PAPER, PINET_SHUFFLE_OP_SCATTER, 8,
+                                            64), PINET_OK);
+  assert_int_equal(pinet_shuffle_build_kind(&f, PINET_SHUFFLE_FAST, PINET_SHUFFLE_OP_SCATTER, 8,
+                                            64), PINET_OK);
+  assert_false(same_transfers(p, f));
+  assert_int_equal(pinet_shuffle_schedule_cut_through(p), 0);
+  assert_int_equal(pinet_shuffle_schedule_cut_through(f), 1);
+  pinet_shuffle_schedule_free(p);
+  pinet_shuffle_schedule_free(f);
+  /* each builder's own errors */
+  assert_int_equal(pinet_shuffle_build_kind(&p, PINET_SHUFFLE_PAPER, PINET_SHUFFLE_OP_SCATTER, 8,
+                                            5), PINET_ERR_MISMATCH);
+  assert_null(p);
+  assert_int_equal(pinet_shuffle_build_kind(&p, PINET_SHUFFLE_PAPER, PINET_SHUFFLE_OP_BCAST, 8, 5),
+                   PINET_ERR_MISMATCH);
+  assert_int_equal(pinet_shuffle_build_kind(&f, PINET_SHUFFLE_FAST, PINET_SHUFFLE_OP_BCAST, 8, 5),
+                   PINET_OK);
+  pinet_shuffle_schedule_free(f);
+  assert_int_equal(pinet_shuffle_build_kind(&p, PINET_SHUFFLE_FAST, PINET_SHUFFLE_OP_SCATTER, 3, 6),
+                   PINET_ERR_SIZE);
+  /* another kind: refused, *out cleared (it held a stale pointer) */
+  pinet_shuffle_schedule *stale = (pinet_shuffle_schedule *)&p;
+  p = stale;
+  assert_int_equal(pinet_shuffle_build_kind(&p, (pinet_shuffle_kind)2, PINET_SHUFFLE_OP_SCATTER, 8,
+                                            64), PINET_ERR_RANGE);
+  assert_null(p);
+  p = stale;
+  assert_int_equal(pinet_shuffle_build_kind(&p, (pinet_shuffle_kind)-1, PINET_SHUFFLE_OP_BCAST, 8,
+                                            64), PINET_ERR_RANGE);
+  assert_null(p);
+  assert_int_equal(pinet_shuffle_build_kind(NULL, PINET_SHUFFLE_PAPER, PINET_SHUFFLE_OP_BCAST, 8,
+                                            6), PINET_ERR_NULL);
+}
+
 int main(void) {
   g_seed = test_seed("test_shuffle_fast", g_seed);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_shuffle_fast_bcast),
       cmocka_unit_test(test_shuffle_fast_bcast_n8_literal),
-      cmocka_unit_test(test_shuffle_fast_scatter_upload_gather),
-      cmocka_unit_test(test_shuffle_fast_sgu_near_bound),
+      cmocka_unit_test(test_shuffle_fast_segment_ops),
+      cmocka_unit_test(test_shuffle_fast_segment_ops_near_bound),
       cmocka_unit_test(test_shuffle_fast_gather_n8_literal),
       cmocka_unit_test(test_shuffle_fast_others_are_paper),
       cmocka_unit_test(test_shuffle_fast_bad_input),
       cmocka_unit_test(test_shuffle_fast_cut_through_rules),
+      cmocka_unit_test(test_shuffle_fast_build_kind),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

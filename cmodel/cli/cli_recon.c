@@ -24,6 +24,8 @@ static const char *const k_filters[] = {"ramp", "shepp-logan", "cosine", "hammin
 static const char *const k_phantoms[] = {"shepp-logan", "disk", NULL};
 static const char *const k_geoms[] = {"parallel", "ring", NULL};
 static const char *const k_parts[] = {"box", "modified", NULL};
+/* --schedule: the index is the pinet_shuffle_kind (as `pinet shuffle run --schedule`) */
+static const char *const k_schedules[] = {"paper", "fast", NULL};
 
 static double now_s(void) {
   struct timespec t;
@@ -134,7 +136,7 @@ static void json_isa_threads(pinet_json *js, pinet_isa isa, uint32_t threads) {
 /* The options `recon fbp` and `recon em` share, the last rows of both commands' tables (the
  * sinogram, phantom and views rows differ in their help and stay with the command). */
 enum { R_SIZE, R_BINS, R_PES, R_FIXED, R_GEOM, R_DETS, R_NOISE, R_SEED, R_OUT, R_JSON, R_THREADS,
-       R_COUNT };
+       R_SCHEDULE, R_COUNT };
 static const pinet_cli_opt k_recon_shared_opts[R_COUNT] = {
     [R_SIZE] = {"size", 1, "N", "image N x N", NULL, 0},
     [R_BINS] = {"bins", 1, "D", "detector bins per view (default: --size)", NULL, 0},
@@ -146,7 +148,11 @@ static const pinet_cli_opt k_recon_shared_opts[R_COUNT] = {
     [R_SEED] = {"seed", 1, "N", "noise seed (default 1)", NULL, 0},
     [R_OUT] = {"out", 1, "IMG", "raw float32 N x N, or .png/.pgm/.hv", NULL, 0},
     [R_JSON] = {"json", 0, NULL, "JSON on stdout", NULL, 0},
-    [R_THREADS] = {"threads", 1, "T", "threads (default 1; the image does not depend on T)", NULL, 0}};
+    [R_THREADS] = {"threads", 1, "T", "threads (default 1; the image does not depend on T)", NULL,
+                   0},
+    [R_SCHEDULE] = {"schedule", 1, "S",
+                    "with --pes: paper (default) | fast (cut-through collectives: the same image; "
+                    "the report gives both cycle counts)", NULL, 0}};
 
 /* What `recon fbp` and `recon em` read alike: the input (a sinogram file or a phantom), the image
  * and projection geometry, the run (PEs or threads) and what to write. */
@@ -155,6 +161,7 @@ typedef struct recon_source {
   unsigned geom;      /* index in k_geoms */
   unsigned phantom;   /* index in k_phantoms (with --phantom) */
   uint32_t size, views, bins, pes, threads, dets;
+  pinet_shuffle_kind schedule; /* --schedule (with --pes) */
   double noise;       /* 0: no noise */
   uint64_t seed;
   pinet_isa isa;
@@ -185,6 +192,14 @@ static int parse_recon_source(const char *ctx, pinet_cli_opt *o, size_t n, uint3
   if ((rc = parse_u32_opt(ctx, o, n, "bins", &s->bins, 1, PINET_RECON_MAX_BINS)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_pes(ctx, o, n, &s->pes)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_threads(ctx, o, n, s->pes, &s->threads)) != PINET_EXIT_OK) return rc;
+  unsigned kind = 0;
+  rc = pinet_cli_optional_choice(ctx, o, n, "schedule", k_schedules, &kind);
+  if (rc != PINET_EXIT_OK) return rc;
+  if (pinet_cli_find(o, n, "schedule")->present && s->pes == 0) {
+    return pinet_cli_usage_error(ctx, "--schedule picks the parallel run's collectives: it goes "
+                                 "with --pes");
+  }
+  s->schedule = (pinet_shuffle_kind)kind;
   if ((rc = check_isa_env(ctx, &s->isa)) != PINET_EXIT_OK) return rc;
   if ((rc = parse_u32_opt(ctx, o, n, "detectors", &s->dets, 4, PINET_RECON_MAX_DETECTORS)) != PINET_EXIT_OK) return rc;
   if ((rc = pinet_cli_optional_choice(ctx, o, n, "phantom", k_phantoms, &s->phantom)) != PINET_EXIT_OK) return rc;
@@ -223,6 +238,14 @@ static void json_comm(pinet_json *js, const pinet_recon_comm *c, const uint64_t 
   pinet_json_double(js, c->load_balance);
   pinet_json_key(js, "model_efficiency");
   pinet_json_double(js, c->model_efficiency);
+  pinet_json_key(js, "schedule_kind");
+  pinet_json_string(js, k_schedules[c->schedule]);
+  pinet_json_key(js, "cycles");
+  pinet_json_u64(js, c->cycles);
+  pinet_json_key(js, "cycles_paper");
+  pinet_json_u64(js, c->cycles_paper);
+  pinet_json_key(js, "cycles_fast");
+  pinet_json_u64(js, c->cycles_fast);
   pinet_json_end_object(js);
 }
 
@@ -233,6 +256,16 @@ static void text_comm(const pinet_recon_comm *c, const uint64_t *work) {
          c->model_efficiency);
   for (uint32_t i = 0; i < c->pes; i++) printf(" %" PRIu64, work[i]);
   printf("\n");
+  printf("communication cycles: paper schedules %" PRIu64 ", fast schedules %" PRIu64
+         " (this run: %s)\n", c->cycles_paper, c->cycles_fast, k_schedules[c->schedule]);
+}
+
+/* The library's error for a refused --schedule fast (pinet_*_parallel_opts): a distributed run
+ * executes a step as a whole, which a cut-through schedule does not allow. */
+static int fail_fast_dist(const char *ctx, pinet_status st) {
+  return pinet_cli_fail(ctx, st, "--schedule fast: the fast schedules are cut-through, which a "
+                        "distributed run cannot execute (its ranks move a step as a whole); use "
+                        "--schedule paper, or pinet recon --pes");
 }
 
 /* ---- fbp ------------------------------------------------------------------------------------ */
@@ -458,14 +491,19 @@ static int cmd_fbp(int argc, char **argv, const pinet_recon_dist *dist) {
   if (pes == 0) {
     st = o[F_FIXED].present ? pinet_fbp_run_fixed(p, sino, bits, img) : pinet_fbp_run(p, sino, img);
   } else {
-    st = pinet_fbp_parallel_dist(p, sino, pes,
+    const pinet_recon_par_opts po = {src.schedule, dist};
+    st = pinet_fbp_parallel_opts(p, sino, pes,
                                  o[F_FIXED].present ? PINET_RECON_FIXED : PINET_RECON_FLOAT, bits,
-                                 dist, img, &comm, work);
+                                 &po, img, &comm, work);
   }
   double elapsed = now_s() - t0;
   if (st != PINET_OK) {
-    exit_code = st == PINET_ERR_RANGE ? fail_sinogram_range(ctx, st, sino, nsino)
-                                      : pinet_cli_fail(ctx, st, "reconstruction");
+    if (st == PINET_ERR_ILLEGAL_STATE && src.schedule == PINET_SHUFFLE_FAST && dist != NULL) {
+      exit_code = fail_fast_dist(ctx, st);
+    } else {
+      exit_code = st == PINET_ERR_RANGE ? fail_sinogram_range(ctx, st, sino, nsino)
+                                        : pinet_cli_fail(ctx, st, "reconstruction");
+    }
     goto out;
   }
   if (dist != NULL && dist->pe != 0) goto out; /* another process's PE: PE 0's reports */
@@ -767,12 +805,15 @@ static int cmd_em(int argc, char **argv, const pinet_recon_dist *dist) {
     pinet_cli_progress_end(&prog);
     if (st == PINET_OK) memcpy(lam, pinet_em_image(em), (size_t)B * sizeof *lam);
   } else {
-    st = pinet_em_parallel_dist(m, counts, iters, pes, (pinet_em_partition)part, arith, dist, lam,
+    const pinet_recon_par_opts po = {src.schedule, dist};
+    st = pinet_em_parallel_opts(m, counts, iters, pes, (pinet_em_partition)part, arith, &po, lam,
                                 ll, &comm, work);
   }
   elapsed = now_s() - t0;
   if (st != PINET_OK) {
-    exit_code = pinet_cli_fail(ctx, st, "reconstruction");
+    exit_code = st == PINET_ERR_ILLEGAL_STATE && src.schedule == PINET_SHUFFLE_FAST && dist != NULL
+                    ? fail_fast_dist(ctx, st)
+                    : pinet_cli_fail(ctx, st, "reconstruction");
     goto out;
   }
   if (dist != NULL && dist->pe != 0) goto out; /* another process's PE: PE 0's reports */

@@ -34,7 +34,8 @@ static const pinet_shuffle_op k_run_op_values[] = {
     PINET_SHUFFLE_OP_INTEGRATE, PINET_SHUFFLE_OP_ALLGATHER,  PINET_SHUFFLE_OP_GATHER,
     PINET_SHUFFLE_OP_UPLOAD};
 static const char *const k_types[] = {"i32", "f32", "f64", NULL};
-/* --schedule: index 0 = pinet_shuffle_build (the paper's), 1 = pinet_shuffle_build_fast */
+/* --schedule: the index is the pinet_shuffle_kind, 0 = PINET_SHUFFLE_PAPER (pinet_shuffle_build),
+ * 1 = PINET_SHUFFLE_FAST (pinet_shuffle_build_fast) */
 static const char *const k_schedules[] = {"paper", "fast", NULL};
 
 static void print_area_help(FILE *out) {
@@ -478,9 +479,8 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
        0},
       {"type", 1, "T", "element type i32 (default, sums wrap mod 2^32) | f32 | f64", NULL, 0},
       {"schedule", 1, "S",
-       "paper (default) | fast (cut-through: broadcasts at the bound, scatter, upload and "
-       "gather near it; integrate and allgather as paper; default once the RTL runs them, "
-       "issue 11)",
+       "paper (default) | fast (broadcasts at the link bound; scatter, upload, gather and "
+       "allgather near it; integrate as paper; docs/shuffle.md section 13)",
        NULL, 0},
       {"c", 1, "X", "cost per step (link setup), >= 0, default 1", NULL, 0},
       {"a", 1, "X", "cost per word moved, >= 0, default 1", NULL, 0},
@@ -557,8 +557,7 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
                           pes, words, (uint64_t)words * pes, CLI_MAX_TOTAL_WORDS);
   }
   pinet_shuffle_schedule *s = NULL;
-  pinet_status st = sched_index == 0 ? pinet_shuffle_build(&s, op, pes, words)
-                                      : pinet_shuffle_build_fast(&s, op, pes, words);
+  pinet_status st = pinet_shuffle_build_kind(&s, (pinet_shuffle_kind)sched_index, op, pes, words);
   if (st != PINET_OK) {
     return pinet_cli_fail(ctx, st, "cannot build the %s schedule", k_run_ops[op_index]);
   }

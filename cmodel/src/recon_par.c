@@ -10,6 +10,7 @@
 #include "pinet/shuffle.h"
 
 #define PAR_MAX_PES 64u
+#define CYCLES_NONE UINT64_MAX /* a cycle sum with a collective the other kind would not build */
 
 /* Fitted transputer constants (pinet_recon_model_fit_paper) are recomputed on demand; the
  * per-operation times come from the paper's single-PE times:
@@ -28,6 +29,7 @@
 typedef struct par {
   const pinet_recon_dist *dist;
   pinet_recon_comm *c;
+  pinet_shuffle_kind kind; /* the builder of every collective (c->schedule) */
 } par;
 
 /* Whether this process holds PE `pe`'s memory (PE 0's: also the host's). */
@@ -76,26 +78,60 @@ static pinet_status mems_alloc(const par *x, mems *m, uint32_t pes, pinet_shuffl
   return PINET_OK;
 }
 
-static void comm_add(pinet_recon_comm *c, const pinet_shuffle_schedule *s) {
+/* The kind that did not run: its schedules are built only to measure their done cycles. */
+static pinet_shuffle_kind other_kind(pinet_shuffle_kind kind) {
+  return kind == PINET_SHUFFLE_PAPER ? PINET_SHUFFLE_FAST : PINET_SHUFFLE_PAPER;
+}
+
+/* *t = the done cycle of (op, pes, words) under the kind that does not run. Both builders take
+ * the same arguments (pinet_shuffle_build_fast's contract), so this never fails but for memory;
+ * should that contract break, *t = CYCLES_NONE and the run goes on as it would have without the
+ * measurement. Only PINET_ERR_NOMEM is returned. */
+static pinet_status measure_other(const par *x, pinet_shuffle_op op, uint32_t pes, uint32_t words,
+                                  uint64_t *t) {
+  pinet_shuffle_schedule *o = NULL;
+  pinet_status st = pinet_shuffle_build_kind(&o, other_kind(x->kind), op, pes, words);
+  if (st == PINET_OK) st = pinet_shuffle_cycle_total(o, t);
+  pinet_shuffle_schedule_free(o);
+  if (st != PINET_OK) *t = CYCLES_NONE;
+  return st == PINET_ERR_NOMEM ? st : PINET_OK;
+}
+
+/* a + b, or CYCLES_NONE if either is (a sum with an unmeasured collective is unknown). */
+static uint64_t cycles_add(uint64_t a, uint64_t b) {
+  return a == CYCLES_NONE || b == CYCLES_NONE ? CYCLES_NONE : a + b;
+}
+
+/* Account s, of kind c->schedule; *t_other is the done cycle of the same collective under the
+ * other kind (t_other NULL: a custom schedule, the same in both kinds). */
+static void comm_add(pinet_recon_comm *c, const pinet_shuffle_schedule *s,
+                     const uint64_t *t_other) {
   pinet_shuffle_report r;
+  uint64_t t = 0;
   if (pinet_shuffle_report_compute(s, NULL, &r) != PINET_OK) return;
+  if (pinet_shuffle_cycle_total(s, &t) != PINET_OK) return;
+  const uint64_t o = t_other != NULL ? *t_other : t;
   c->schedules++;
   c->steps += r.steps;
   c->words_moved += r.words_moved;
   c->words_summed += r.words_summed;
   c->link_time += r.link_time;
+  c->cycles += t;
+  c->cycles_paper = cycles_add(c->cycles_paper, c->schedule == PINET_SHUFFLE_PAPER ? t : o);
+  c->cycles_fast = cycles_add(c->cycles_fast, c->schedule == PINET_SHUFFLE_FAST ? t : o);
 }
 
-/* Execute s on m (st: the status so far; s is not used unless st is PINET_OK), account it. */
+/* Execute s on m (st: the status so far; s is not used unless st is PINET_OK), account it with
+ * t_other (comm_add's). */
 static pinet_status exec_sched(const par *x, pinet_status st, const pinet_shuffle_schedule *s,
-                               pinet_shuffle_elem elem, mems *m) {
+                               const uint64_t *t_other, pinet_shuffle_elem elem, mems *m) {
   if (x->dist == NULL) {
     if (st == PINET_OK) st = pinet_shuffle_execute(s, elem, m->pe, m->host);
   } else {
     void *mine = m->pe != NULL ? m->pe[x->dist->pe] : NULL;
     st = x->dist->step(x->dist->ctx, st, st == PINET_OK ? s : NULL, elem, mine, m->host);
   }
-  if (st == PINET_OK) comm_add(x->c, s);
+  if (st == PINET_OK) comm_add(x->c, s, t_other);
   return st;
 }
 
@@ -105,24 +141,29 @@ static pinet_status exec_settle(const par *x, pinet_status st) {
   return x->dist->step(x->dist->ctx, st, NULL, PINET_SHUFFLE_F64, NULL, NULL);
 }
 
-/* Build, execute on m, account, free. */
+/* Build with x->kind, measure the other kind, execute on m, account, free. A failure joins st
+ * before exec_sched, so that a distributed run agrees on it at the hook. */
 static pinet_status run_op(const par *x, pinet_status st, pinet_shuffle_op op,
                            pinet_shuffle_elem elem, mems *m) {
   pinet_shuffle_schedule *s = NULL;
-  if (st == PINET_OK) st = pinet_shuffle_build(&s, op, m->pes, m->words);
-  st = exec_sched(x, st, s, elem, m);
+  uint64_t t_other = CYCLES_NONE;
+  if (st == PINET_OK) st = pinet_shuffle_build_kind(&s, x->kind, op, m->pes, m->words);
+  if (st == PINET_OK) st = measure_other(x, op, m->pes, m->words, &t_other);
+  st = exec_sched(x, st, s, &t_other, elem, m);
   pinet_shuffle_schedule_free(s);
   return st;
 }
 
-/* Account a schedule without executing it (bulk input downloads). */
-static pinet_status account_op(pinet_shuffle_op op, uint32_t pes, uint32_t words,
-                               pinet_recon_comm *c) {
+/* Account a schedule without executing it (bulk input downloads), with the other kind's cycles
+ * as run_op. */
+static pinet_status account_op(const par *x, pinet_shuffle_op op, uint32_t pes, uint32_t words) {
   pinet_shuffle_schedule *s = NULL;
-  FORWARD_IF_ERROR(pinet_shuffle_build(&s, op, pes, words));
-  comm_add(c, s);
+  uint64_t t_other = CYCLES_NONE;
+  FORWARD_IF_ERROR(pinet_shuffle_build_kind(&s, x->kind, op, pes, words));
+  pinet_status st = measure_other(x, op, pes, words, &t_other);
+  if (st == PINET_OK) comm_add(x->c, s, &t_other);
   pinet_shuffle_schedule_free(s);
-  return PINET_OK;
+  return st;
 }
 
 /* PE 0 -> host, the whole memory, one step on the host link. */
@@ -135,7 +176,7 @@ static pinet_status run_pe0_upload(const par *x, pinet_status st, pinet_shuffle_
   if (st == PINET_OK) st = pinet_shuffle_schedule_add_step(s);
   if (st == PINET_OK) st = pinet_shuffle_schedule_add(s, &t);
   if (st == PINET_OK) st = pinet_shuffle_schedule_finish(s);
-  st = exec_sched(x, st, s, elem, m);
+  st = exec_sched(x, st, s, NULL, elem, m); /* custom: the same for both kinds */
   pinet_shuffle_schedule_free(s);
   return st;
 }
@@ -159,6 +200,21 @@ static pinet_status check_dist(const pinet_recon_dist *dist, uint32_t pes) {
   return PINET_OK;
 }
 
+/* The kind, checked against the dist: a hook executes a step as all reads, then all writes
+ * (pinet_shuffle_execute's store-and-forward semantics), so a cut-through relay would forward
+ * words it has not received yet. Refused before any hook runs, alike in every process. */
+static pinet_status check_kind(pinet_shuffle_kind kind, const pinet_recon_dist *dist) {
+  RETURN_ERROR_IF(kind != PINET_SHUFFLE_PAPER && kind != PINET_SHUFFLE_FAST, PINET_ERR_RANGE);
+  RETURN_ERROR_IF(kind == PINET_SHUFFLE_FAST && dist != NULL, PINET_ERR_ILLEGAL_STATE);
+  return PINET_OK;
+}
+
+/* opts NULL: the paper's schedules, every PE here (what the plain entry points pass). */
+static pinet_recon_par_opts opts_or_default(const pinet_recon_par_opts *opts) {
+  pinet_recon_par_opts o = {PINET_SHUFFLE_PAPER, NULL};
+  return opts != NULL ? *opts : o;
+}
+
 static void work_summary(pinet_recon_comm *c, const uint64_t *work, uint32_t pes) {
   c->max_work = 0;
   c->min_work = UINT64_MAX;
@@ -176,16 +232,27 @@ static void work_summary(pinet_recon_comm *c, const uint64_t *work, uint32_t pes
 pinet_status pinet_fbp_parallel(pinet_fbp *p, const float *sino, uint32_t pes,
                                 pinet_recon_arith arith, int frac_bits, float *img,
                                 pinet_recon_comm *comm, uint64_t *per_pe_work) {
-  return pinet_fbp_parallel_dist(p, sino, pes, arith, frac_bits, NULL, img, comm, per_pe_work);
+  return pinet_fbp_parallel_opts(p, sino, pes, arith, frac_bits, NULL, img, comm, per_pe_work);
 }
 
 pinet_status pinet_fbp_parallel_dist(pinet_fbp *p, const float *sino, uint32_t pes,
                                      pinet_recon_arith arith, int frac_bits,
                                      const pinet_recon_dist *dist, float *img,
                                      pinet_recon_comm *comm, uint64_t *per_pe_work) {
+  const pinet_recon_par_opts o = {PINET_SHUFFLE_PAPER, dist};
+  return pinet_fbp_parallel_opts(p, sino, pes, arith, frac_bits, &o, img, comm, per_pe_work);
+}
+
+pinet_status pinet_fbp_parallel_opts(pinet_fbp *p, const float *sino, uint32_t pes,
+                                     pinet_recon_arith arith, int frac_bits,
+                                     const pinet_recon_par_opts *opts, float *img,
+                                     pinet_recon_comm *comm, uint64_t *per_pe_work) {
+  const pinet_recon_par_opts po = opts_or_default(opts);
+  const pinet_recon_dist *dist = po.dist;
   RETURN_ERROR_IF(p == NULL || sino == NULL || img == NULL, PINET_ERR_NULL);
   FORWARD_IF_ERROR(check_pes(pes));
   FORWARD_IF_ERROR(check_dist(dist, pes));
+  FORWARD_IF_ERROR(check_kind(po.schedule, dist));
   RETURN_ERROR_IF(arith != PINET_RECON_FLOAT && arith != PINET_RECON_FIXED, PINET_ERR_RANGE);
   RETURN_ERROR_IF(arith == PINET_RECON_FIXED && (frac_bits < PINET_RECON_FIXED_BITS_MIN ||
                                                   frac_bits > PINET_RECON_FIXED_BITS_MAX),
@@ -196,7 +263,8 @@ pinet_status pinet_fbp_parallel_dist(pinet_fbp *p, const float *sino, uint32_t p
   pinet_recon_comm c;
   memset(&c, 0, sizeof c);
   c.pes = pes;
-  const par x = {dist, &c};
+  c.schedule = po.schedule;
+  const par x = {dist, &c, po.schedule};
   uint64_t work_local[PAR_MAX_PES] = {0};
   uint64_t disk = 0;
   {
@@ -358,7 +426,7 @@ pinet_status pinet_em_parallel(const pinet_sysmat *m, const double *counts, uint
                                uint32_t pes, pinet_em_partition part, pinet_recon_arith arith,
                                double *lambda_out, double *loglik, pinet_recon_comm *comm,
                                uint64_t *per_pe_work) {
-  return pinet_em_parallel_dist(m, counts, iters, pes, part, arith, NULL, lambda_out, loglik, comm,
+  return pinet_em_parallel_opts(m, counts, iters, pes, part, arith, NULL, lambda_out, loglik, comm,
                                 per_pe_work);
 }
 
@@ -367,9 +435,22 @@ pinet_status pinet_em_parallel_dist(const pinet_sysmat *m, const double *counts,
                                     pinet_recon_arith arith, const pinet_recon_dist *dist,
                                     double *lambda_out, double *loglik, pinet_recon_comm *comm,
                                     uint64_t *per_pe_work) {
+  const pinet_recon_par_opts o = {PINET_SHUFFLE_PAPER, dist};
+  return pinet_em_parallel_opts(m, counts, iters, pes, part, arith, &o, lambda_out, loglik, comm,
+                                per_pe_work);
+}
+
+pinet_status pinet_em_parallel_opts(const pinet_sysmat *m, const double *counts, uint32_t iters,
+                                    uint32_t pes, pinet_em_partition part,
+                                    pinet_recon_arith arith, const pinet_recon_par_opts *opts,
+                                    double *lambda_out, double *loglik, pinet_recon_comm *comm,
+                                    uint64_t *per_pe_work) {
+  const pinet_recon_par_opts po = opts_or_default(opts);
+  const pinet_recon_dist *dist = po.dist;
   RETURN_ERROR_IF(m == NULL || counts == NULL || lambda_out == NULL, PINET_ERR_NULL);
   FORWARD_IF_ERROR(check_pes(pes));
   FORWARD_IF_ERROR(check_dist(dist, pes));
+  FORWARD_IF_ERROR(check_kind(po.schedule, dist));
   RETURN_ERROR_IF(part != PINET_EM_PARTITION_BY_BOX && part != PINET_EM_PARTITION_MODIFIED,
                   PINET_ERR_RANGE);
   RETURN_ERROR_IF(arith != PINET_RECON_FLOAT && arith != PINET_RECON_FIXED, PINET_ERR_RANGE);
@@ -386,7 +467,8 @@ pinet_status pinet_em_parallel_dist(const pinet_sysmat *m, const double *counts,
   pinet_recon_comm c;
   memset(&c, 0, sizeof c);
   c.pes = pes;
-  const par x = {dist, &c};
+  c.schedule = po.schedule;
+  const par x = {dist, &c, po.schedule};
   uint64_t work[PAR_MAX_PES] = {0};
   if (pes == 1) { /* one PE: no network, the sequential driver */
     pinet_em *em = NULL;
@@ -447,9 +529,9 @@ pinet_status pinet_em_parallel_dist(const pinet_sysmat *m, const double *counts,
     for (uint32_t r = 0; r < pes; r++) if (seg[r].e1 - seg[r].e0 > maxe) maxe = seg[r].e1 - seg[r].e0;
     uint64_t ewords = maxe * pes * 2u;
     if (ewords == 0) ewords = pes;
-    st = account_op(PINET_SHUFFLE_OP_BCAST_HOST, pes, round_up(tubes, n_log), &c);
+    st = account_op(&x, PINET_SHUFFLE_OP_BCAST_HOST, pes, round_up(tubes, n_log));
     if (st == PINET_OK && ewords <= PINET_SHUFFLE_MAX_WORDS) {
-      st = account_op(PINET_SHUFFLE_OP_SCATTER, pes, (uint32_t)ewords, &c);
+      st = account_op(&x, PINET_SHUFFLE_OP_SCATTER, pes, (uint32_t)ewords);
     }
     if (st == PINET_OK) st = mems_alloc(&x, &nb, pes, nelem, tpad, 0);
     if (st == PINET_OK) st = mems_alloc(&x, &ra, pes, PINET_SHUFFLE_F64, tpad, 0);
@@ -540,7 +622,7 @@ pinet_status pinet_em_parallel_dist(const pinet_sysmat *m, const double *counts,
     }
     /* modified partition: ring exchange, then S4 for the split boxes on both PEs */
     if (part == PINET_EM_PARTITION_MODIFIED) {
-      st = exec_sched(&x, st, xs, nelem, &xc);
+      st = exec_sched(&x, st, xs, NULL, nelem, &xc); /* custom: the same for both kinds */
       if (st != PINET_OK) break;
       for (uint32_t r = 0; r < pes; r++) {
         uint32_t pe = seg[r].pe;

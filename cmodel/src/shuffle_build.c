@@ -251,6 +251,19 @@ pinet_shuffle_ring_xchg pinet_shuffle_ring_xchg_default(uint32_t words) {
   return x;
 }
 
+void shuffle_ring_edge_channels(uint32_t pes, uint32_t a, uint32_t b, uint32_t *to_next,
+                                uint32_t *to_prev) {
+  if ((2u * a) % pes == b || (2u * a + 1u) % pes == b) {
+    uint32_t link = (2u * a) % pes == b ? 2u * a : 2u * a + 1u;
+    *to_next = PINET_SHUFFLE_CH_FWD(pes, link);
+    *to_prev = PINET_SHUFFLE_CH_BWD(pes, link);
+  } else {
+    uint32_t link = (2u * b) % pes == a ? 2u * b : 2u * b + 1u;
+    *to_next = PINET_SHUFFLE_CH_BWD(pes, link);
+    *to_prev = PINET_SHUFFLE_CH_FWD(pes, link);
+  }
+}
+
 static int region_ok(uint32_t off, uint32_t words, uint32_t mem) {
   return (uint64_t)off + words <= mem;
 }
@@ -299,17 +312,8 @@ pinet_status pinet_shuffle_build_ring_exchange(pinet_shuffle_schedule **out, uin
   }
   for (uint32_t r = 0; r < pes && st == PINET_OK; r++) {
     uint32_t a = ring[r], b = ring[(r + 1u) % pes];
-    /* one link per ring edge: a -> b forward if it is a shuffle edge, else b -> a is */
     uint32_t fwd_ch = 0, back_ch = 0;
-    if ((2u * a) % pes == b || (2u * a + 1u) % pes == b) {
-      uint32_t link = (2u * a) % pes == b ? 2u * a : 2u * a + 1u;
-      fwd_ch = PINET_SHUFFLE_CH_FWD(pes, link);
-      back_ch = PINET_SHUFFLE_CH_BWD(pes, link);
-    } else {
-      uint32_t link = (2u * b) % pes == a ? 2u * b : 2u * b + 1u;
-      fwd_ch = PINET_SHUFFLE_CH_BWD(pes, link);
-      back_ch = PINET_SHUFFLE_CH_FWD(pes, link);
-    }
+    shuffle_ring_edge_channels(pes, a, b, &fwd_ch, &back_ch);
     pinet_shuffle_transfer to_next = {(int32_t)a, (int32_t)b, fwd_ch, x->next_src, x->next_dst,
                                       x->words, x->combine, 0};
     pinet_shuffle_transfer to_prev = {(int32_t)b, (int32_t)a, back_ch, x->prev_src, x->prev_dst,

@@ -1,7 +1,8 @@
 /* shuffle_fast.c - the fast schedules (issue 11): cut-through broadcasts over two arc-disjoint
  * spanning trees that finish at the link-capacity bound; scatter and upload with the host link
- * busy nearly every cycle; gather over both of PE 0's useful in-channels. Integrate and allgather
- * are the paper schedules. Trees, timing and proofs: docs/shuffle.md section 13. */
+ * busy nearly every cycle; gather over both of PE 0's useful in-channels; allgather around the
+ * ring (shuffle_fast_allgather.c). Integrate is the paper schedule. Trees, timing and proofs:
+ * docs/shuffle.md section 13. */
 #include "error_private.h"
 #include "pinet/shuffle.h"
 #include "shuffle_private.h"
@@ -178,7 +179,7 @@ pinet_status pinet_shuffle_build_fast(pinet_shuffle_schedule **out, pinet_shuffl
   *out = NULL;
   uint32_t quantum = 0;
   FORWARD_IF_ERROR(pinet_shuffle_fast_words_quantum(op, pes, &quantum));
-  if (op == PINET_SHUFFLE_OP_INTEGRATE || op == PINET_SHUFFLE_OP_ALLGATHER) {
+  if (op == PINET_SHUFFLE_OP_INTEGRATE) {
     return pinet_shuffle_build(out, op, pes, words); /* no faster schedule yet */
   }
   RETURN_ERROR_IF(words == 0 || words > PINET_SHUFFLE_MAX_WORDS, PINET_ERR_RANGE);
@@ -196,6 +197,7 @@ pinet_status pinet_shuffle_build_fast(pinet_shuffle_schedule **out, pinet_shuffl
     case PINET_SHUFFLE_OP_SCATTER: st = build_scatter_fast(s); break;
     case PINET_SHUFFLE_OP_UPLOAD: st = build_upload_fast(s); break;
     case PINET_SHUFFLE_OP_GATHER: st = build_gather_fast(s); break;
+    case PINET_SHUFFLE_OP_ALLGATHER: st = shuffle_build_allgather_fast(s); break;
     default: st = PINET_ERR_RANGE; break; /* not reached: the quantum refused the op */
   }
   return shuffle_schedule_hand_over(s, st, out);
@@ -211,4 +213,15 @@ int pinet_shuffle_schedule_cut_through(const pinet_shuffle_schedule *sched) {
     }
   }
   return 0;
+}
+
+pinet_status pinet_shuffle_build_kind(pinet_shuffle_schedule **out, pinet_shuffle_kind kind,
+                                      pinet_shuffle_op op, uint32_t pes, uint32_t words) {
+  RETURN_ERROR_IF(out == NULL, PINET_ERR_NULL);
+  *out = NULL;
+  switch (kind) {
+    case PINET_SHUFFLE_PAPER: return pinet_shuffle_build(out, op, pes, words);
+    case PINET_SHUFFLE_FAST: return pinet_shuffle_build_fast(out, op, pes, words);
+    default: return PINET_ERR_RANGE; /* a value outside the enum, e.g. from a cast */
+  }
 }

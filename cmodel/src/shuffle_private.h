@@ -41,4 +41,14 @@ pinet_status shuffle_schedule_alloc(pinet_shuffle_schedule **out, pinet_shuffle_
 pinet_status shuffle_schedule_hand_over(pinet_shuffle_schedule *s, pinet_status st,
                                         pinet_shuffle_schedule **out);
 
+/* The two channels of the ring edge a -> b (a's ring successor b; N = 2: links 1 and 2): one link per ring
+ * edge, *to_next carries a -> b (its forward channel if a -> b is a shuffle edge, else the
+ * backward one of b -> a), *to_prev the other direction of the same link. */
+void shuffle_ring_edge_channels(uint32_t pes, uint32_t a, uint32_t b, uint32_t *to_next,
+                                uint32_t *to_prev);
+
+/* The fast all-to-all broadcast's steps into s (an empty allgather schedule of M a multiple of
+ * N): shuffle_fast_allgather.c. */
+pinet_status shuffle_build_allgather_fast(pinet_shuffle_schedule *s);
+
 #endif /* PINET_SHUFFLE_PRIVATE_H */

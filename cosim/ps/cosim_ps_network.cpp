@@ -399,8 +399,8 @@ int main(int argc, char **argv) {
               "collective by pinet_shuffle_op value (0 bcast .. 6 upload, 7 ring-exchange), "
               "255 all");
   opt.add_int("fast", 0,
-              "cmd_fast_i: 0 the paper's schedules, 1 the fast ones (bcast, bcast-host, scatter, "
-              "upload, gather), 2 a coin per command");
+              "cmd_fast_i: 0 the paper's schedules, 1 the fast ones (all but integrate and the "
+              "ring exchange), 2 a coin per command");
   opt.add_int("words", 0, "M for every run (0: random multiples of the quantum)");
   opt.add_int("max-words", 0, "cap of the random M (0: MemWords)");
   opt.add_int("runs", 0, "stop after this many collectives (0: run --cycles cycles)");

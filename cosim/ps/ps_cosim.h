@@ -55,11 +55,10 @@ inline const char *op_name(uint32_t op) {
   return s ? s : "bad-op";
 }
 
-// What ps_router runs for cmd_fast_i = 1: pinet_shuffle_build_fast's broadcasts, scatter, upload
-// and gather; integrate, allgather and the ring exchange run the paper's schedule.
+// What ps_router runs for cmd_fast_i = 1: pinet_shuffle_build_fast's broadcasts, scatter, upload,
+// gather and allgather; integrate and the ring exchange run the paper's schedule.
 inline bool rtl_runs_fast(uint32_t op, bool fast) {
-  return fast && op != PINET_SHUFFLE_OP_INTEGRATE && op != PINET_SHUFFLE_OP_ALLGATHER &&
-         op != PINET_SHUFFLE_OP_RING_EXCHANGE;
+  return fast && op != PINET_SHUFFLE_OP_INTEGRATE && op != PINET_SHUFFLE_OP_RING_EXCHANGE;
 }
 
 // The RTL's op set in C-model terms: the built-in collectives (pinet_shuffle_words_quantum,

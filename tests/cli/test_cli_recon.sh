@@ -3,7 +3,8 @@
 # written here from exact chord lengths (a centred disk reconstructs to 1 inside and 0 outside; an
 # off-centre disk lands where scikit-image's orientation puts it), the JSON keys, the parallel runs'
 # agreement with the sequential ones, EM's non-decreasing log-likelihood, the model table, the
-# output formats, and one-line errors with the documented exit codes for bad input.
+# output formats, --schedule paper|fast (the same image, both cycle counts), and one-line errors
+# with the documented exit codes for bad input.
 # Usage: bash test_cli_recon.sh PATH/TO/pinet
 . "$(dirname "$0")/cli_test_lib.sh"
 cli_setup "$@"
@@ -152,6 +153,59 @@ for scale, ok in ((1e38, True), (3.4e38, False)):
                 os.remove(fimg)
             expect_error(args, 3, "largest sinogram |value| 3.4e+38")
             check(not os.path.exists(fimg), f"{mode}: no image written on the error")
+
+# ---- --schedule paper|fast (issue 11): the same image, both communication times ----------------
+# The fast collectives (cut-through scatter, broadcast, upload) leave the same words where the run
+# reads them, so the image file and the JSON image statistics are the paper run's; the "comm"
+# object keeps its keys and adds four at the end; both runs report both cycle counts.
+COMM_KEYS = ["schedules", "steps", "words_moved", "words_summed", "link_time", "per_pe_work",
+             "load_balance", "model_efficiency", "schedule_kind", "cycles", "cycles_paper",
+             "cycles_fast"]
+for algo, common, stats in (
+        ("fbp", ("fbp", "--phantom", "shepp-logan", "--size", 64, "--views", 64),
+         ("rmse", "max_rel_diff_vs_sequential")),
+        ("em", ("em", "--phantom", "shepp-logan", "--size", 32, "--views", 32, "--iters", 3),
+         ("rmse", "loglik"))):
+    for extra in ((), ("--fixed",)):
+        got = {}
+        for sched in (None, "paper", "fast"):
+            out = os.path.join(work, f"sched_{algo}_{sched}.f32")
+            args = (*common, "--pes", 8, *extra, "--out", out, *(("--schedule", sched) if sched else ()))
+            j = run_json(*args)
+            got[sched] = (open(out, "rb").read(), j)
+            os.remove(out)
+        what = f"{algo} {' '.join(extra)} --pes 8"
+        (ip, jp), (ifa, jf), (idf, jd) = got["paper"], got["fast"], got[None]
+        check(len(ip) > 0 and ifa == ip, f"{what}: --schedule fast writes the paper run's image")
+        check(idf == ip, f"{what}: no --schedule is --schedule paper (image)")
+        for key in stats:
+            check(jf[key] == jp[key], f"{what}: JSON {key} fast {jf[key]} vs paper {jp[key]}")
+        for j, kind in ((jp, "paper"), (jf, "fast"), (jd, "paper")):
+            check(list(j["comm"].keys()) == COMM_KEYS, f"{what} {kind}: comm keys {list(j['comm'])}")
+            check(j["comm"]["schedule_kind"] == kind, f"{what}: schedule_kind {j['comm']['schedule_kind']}")
+            check(j["comm"]["cycles"] == j["comm"]["cycles_" + kind], f"{what} {kind}: cycles {j['comm']}")
+        cp, cf = jp["comm"], jf["comm"]
+        check(cp["cycles_paper"] == cf["cycles_paper"] and cp["cycles_fast"] == cf["cycles_fast"],
+              f"{what}: both runs report the same two counts: {cp} {cf}")
+        check(0 < cf["cycles_fast"] < cf["cycles_paper"], f"{what}: fast {cf['cycles_fast']} < paper {cf['cycles_paper']} cycles")
+        for key in ("schedules", "words_summed", "per_pe_work", "load_balance", "model_efficiency"):
+            check(cp[key] == cf[key], f"{what}: comm {key} paper {cp[key]} vs fast {cf[key]}")
+        for d in (jd, jp):
+            d.pop("time_s")
+            d.pop("setup_s", None)
+        check(jd == jp, f"{what}: no --schedule gives the --schedule paper JSON")
+        # the text output: one line with both counts
+        txt = run(*common, "--pes", 8, *extra, "--schedule", "fast", "--out", os.path.join(work, "t.f32")).stdout.splitlines()
+        want = (f"communication cycles: paper schedules {cp['cycles_paper']}, fast schedules "
+                f"{cp['cycles_fast']} (this run: fast)")
+        check(want in txt, f"{what}: text line {want!r} in {txt}")
+# a bad value: the usual usage error; --schedule without --pes: a usage error too
+expect_error(("fbp", "--phantom", "disk", "--size", 16, "--views", 16, "--pes", 4, "--schedule", "quick",
+              "--json"), 2, "--schedule")
+expect_error(("em", "--phantom", "disk", "--size", 16, "--views", 16, "--pes", 4, "--schedule", "",
+              "--json"), 2, "--schedule")
+expect_error(("fbp", "--phantom", "disk", "--size", 16, "--views", 16, "--schedule", "fast", "--json"),
+             2, "--schedule picks the parallel run's collectives: it goes with --pes")
 
 # ---- bad input --------------------------------------------------------------------------------
 def bad(code, *args):

@@ -282,7 +282,10 @@ void pinet_em_to_image(const pinet_sysmat *m, const double *box_values, float *i
 
 /* ---- parallel versions on N simulated PEs ---------------------------------------------------- */
 
-/* Communication summary of a parallel run (sum over every schedule executed). */
+/* Communication summary of a parallel run (sum over every schedule executed, and over the
+ * download schedules that are only accounted, see docs/recon.md). The fields up to
+ * model_efficiency describe the schedules of the kind that ran; the last three count cycles in
+ * the cycle contract of pinet/shuffle.h (one word per channel per cycle, a setup cycle a step). */
 typedef struct pinet_recon_comm {
   uint32_t pes;
   uint32_t schedules;       /* collectives executed */
@@ -296,6 +299,16 @@ typedef struct pinet_recon_comm {
   uint64_t total_work;
   double load_balance;      /* total_work / (N * max_work) */
   double model_efficiency;  /* eq. (4) (FBP) or (6) (EM) with the fitted transputer constants */
+  pinet_shuffle_kind schedule; /* the kind of collective schedules that ran */
+  uint64_t cycles;          /* sum of pinet_shuffle_cycle_total (done cycle T) of the schedules
+                               above: cycles_paper or cycles_fast, whichever ran */
+  uint64_t cycles_paper;    /* the same sum with every collective built by pinet_shuffle_build */
+  uint64_t cycles_fast;     /* ... by pinet_shuffle_build_fast; both computed whatever ran (the
+                               other kind is built only to be measured). The ring exchange and
+                               PE 0's upload of the FBP image are custom schedules: the same
+                               in both sums. UINT64_MAX if the kind that did not run refused a
+                               collective (not expected: both builders take the same arguments;
+                               the run itself does not depend on it) */
 } pinet_recon_comm;
 
 typedef enum pinet_em_partition {
@@ -383,6 +396,38 @@ pinet_status pinet_fbp_parallel_dist(pinet_fbp *p, const float *sino, uint32_t p
 pinet_status pinet_em_parallel_dist(const pinet_sysmat *m, const double *counts, uint32_t iters,
                                     uint32_t pes, pinet_em_partition part,
                                     pinet_recon_arith arith, const pinet_recon_dist *dist,
+                                    double *lambda_out, double *loglik, pinet_recon_comm *comm,
+                                    uint64_t *per_pe_work);
+
+/* ---- the schedule kind ---------------------------------------------------------------------- */
+
+/* What the *_opts variants take besides the run's data. */
+typedef struct pinet_recon_par_opts {
+  pinet_shuffle_kind schedule;  /* PAPER (pinet_shuffle_build) or FAST (..._build_fast) */
+  const pinet_recon_dist *dist; /* NULL: every PE simulated here */
+} pinet_recon_par_opts;
+
+/* pinet_fbp_parallel / pinet_fbp_parallel_dist with the collectives (scatter, broadcast,
+ * integration, all-to-all broadcast) built by opts->schedule's builder; opts NULL = {PAPER, NULL}
+ * (pinet_fbp_parallel exactly). The fast schedules leave the same words in every output region,
+ * and integration is the same schedule in both kinds, so img is bit for bit the paper run's; comm
+ * tells the two kinds' cycles (cycles_paper, cycles_fast) from either run. FAST with a dist is
+ * refused before any hook runs with PINET_ERR_ILLEGAL_STATE: a distributed executor moves a step
+ * as a whole (all reads, then all writes) and cannot run a cut-through step. Another kind:
+ * PINET_ERR_RANGE. Otherwise the errors of pinet_fbp_parallel_dist. */
+pinet_status pinet_fbp_parallel_opts(pinet_fbp *p, const float *sino, uint32_t pes,
+                                     pinet_recon_arith arith, int frac_bits,
+                                     const pinet_recon_par_opts *opts, float *img,
+                                     pinet_recon_comm *comm, uint64_t *per_pe_work);
+
+/* pinet_em_parallel / pinet_em_parallel_dist likewise (the downloads, both integrations, the
+ * all-to-all broadcasts and the upload built by the chosen kind; the ring exchange is one custom
+ * step in both): lambda_out and loglik bit for bit the paper run's. opts NULL = {PAPER, NULL}
+ * (pinet_em_parallel exactly). Errors: the kind's as pinet_fbp_parallel_opts, otherwise those of
+ * pinet_em_parallel_dist. */
+pinet_status pinet_em_parallel_opts(const pinet_sysmat *m, const double *counts, uint32_t iters,
+                                    uint32_t pes, pinet_em_partition part,
+                                    pinet_recon_arith arith, const pinet_recon_par_opts *opts,
                                     double *lambda_out, double *loglik, pinet_recon_comm *comm,
                                     uint64_t *per_pe_work);
 

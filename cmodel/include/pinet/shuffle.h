@@ -204,7 +204,7 @@ pinet_status pinet_shuffle_words_quantum(pinet_shuffle_op op, uint32_t pes, uint
 pinet_status pinet_shuffle_build(pinet_shuffle_schedule **out, pinet_shuffle_op op, uint32_t pes,
                                  uint32_t words);
 
-/* The fast schedule of `op` (issue 11; docs/shuffle.md section 13): cut-through transfers
+/* The fast schedule of `op` (issue 11; docs/shuffle.md section 13), mostly cut-through transfers
  * (start >= 1: a PE forwards a word one cycle after it landed). n = log2 N, S = M/N, tree F =
  * PE 0 -> 1, p -> 2p, 2p+1 on forward channels, depth(q) = floor(log2 q) + 1; packet d >= 1 =
  * the segments of the depth-d PEs, addresses P_d = [2^(d-1) S, 2^d S).
@@ -226,7 +226,12 @@ pinet_status pinet_shuffle_build(pinet_shuffle_schedule **out, pinet_shuffle_op 
  *               of P_d climb tree F into PE 1 side by side, then one goes direct, one relayed.
  *               T = M/2 - ceil(S/2) + n(n+3)/2 for N >= 4 (bound ceil((M - S)/2) + 1);
  *               N = 2: one step, PE 1 -> 0 on channels 5 and 2, T = ceil(S/2) + 1, the bound.
- *   integrate, allgather   no faster schedule yet: exactly pinet_shuffle_build's.
+ *   allgather   N/2 steps around the ring (pinet_shuffle_ring; N = 2: 0, 1), both ways: in step
+ *               t < N/2 the PE at ring position r passes on ring[r - t + 1]'s segment to its
+ *               successor and ring[r + t - 1]'s to its predecessor; step N/2 moves the halves of
+ *               ring[r + N/2]'s. Store-and-forward (start 0). T = ceil((M - S)/2) + N/2
+ *               (bound ceil((M - S)/2) + 1).
+ *   integrate   no faster schedule yet: exactly pinet_shuffle_build's.
  * M: any 1 .. PINET_SHUFFLE_MAX_WORDS for bcast and bcast-host (no packet quantum); the other
  * ops as pinet_shuffle_build (a multiple of N). Memories, input and output regions and errors as
  * pinet_shuffle_build; the words a schedule leaves outside the output regions may differ. */
@@ -242,6 +247,18 @@ pinet_status pinet_shuffle_fast_words_quantum(pinet_shuffle_op op, uint32_t pes,
 /* 1 if some transfer of the schedule has start != 0 (cut-through), else 0 (also for NULL). An
  * executor that runs a step as "all reads, then all writes" (MPI) must refuse such a schedule. */
 int pinet_shuffle_schedule_cut_through(const pinet_shuffle_schedule *sched);
+
+/* Which builder a caller wants (values pinned: the CLI's --schedule index). */
+typedef enum pinet_shuffle_kind {
+  PINET_SHUFFLE_PAPER = 0, /* pinet_shuffle_build: the paper's store-and-forward schedules */
+  PINET_SHUFFLE_FAST = 1   /* pinet_shuffle_build_fast (docs/shuffle.md 13; ps_router's
+                              cmd_fast_i runs them too) */
+} pinet_shuffle_kind;
+
+/* pinet_shuffle_build (PAPER) or pinet_shuffle_build_fast (FAST), with that builder's result and
+ * errors. Another kind: PINET_ERR_RANGE with *out = NULL. PINET_ERR_NULL if out is NULL. */
+pinet_status pinet_shuffle_build_kind(pinet_shuffle_schedule **out, pinet_shuffle_kind kind,
+                                      pinet_shuffle_op op, uint32_t pes, uint32_t words);
 
 /* Ring exchange layout: in one step PE ring[r] sends `words` words from next_src to ring[r+1]'s
  * next_dst, and `words` words from prev_src to ring[r-1]'s prev_dst, with `combine`. */
