@@ -58,6 +58,21 @@ for p in 2 4 8; do
 done
 echo "pinet-mpi: $runs runs compared with pinet shuffle run"
 
+# --schedule fast: the ring allgather moves whole steps (store-and-forward), so the ranks run it
+# and match pinet shuffle run; a cut-through schedule (the fast broadcast) is refused, exit 3.
+for p in 2 4 8; do
+  args=(shuffle run --op allgather --words "$((3 * p))" --type f64 --input "$work/allgather_$p.txt"
+        --schedule fast --json)
+  "$pinet" "${args[@]}" --pes "$p" >"$work/want.json"
+  if ! mpi -np "$p" "$pinet_mpi" "${args[@]}" >"$work/got.json" 2>"$work/err.txt"; then
+    fail "np $p fast allgather: pinet-mpi failed: $(head -c 300 "$work/err.txt")"
+  elif ! cmp -s "$work/want.json" "$work/got.json"; then
+    fail "np $p fast allgather: the JSON differs from pinet shuffle run --pes $p"
+  elif ! grep -q '"schedule_kind":"fast"' "$work/got.json"; then
+    fail "np $p fast allgather: no \"schedule_kind\":\"fast\" in $(head -c 200 "$work/got.json")"
+  fi
+done
+
 # expect_error CODE CONTEXT NEEDLE MPIRUN-ARGS...: exit CODE, the first stderr line is pinet's
 # "pinet: CONTEXT: ..." naming NEEDLE (mpirun's own banner may follow), stdout empty.
 expect_error() {
@@ -82,6 +97,8 @@ expect_error 3 "shuffle run" "1 MPI ranks" -np 1 "$pinet_mpi" shuffle run --op i
 expect_error 3 "shuffle run" "not a positive multiple of 4" -np 4 "$pinet_mpi" shuffle run --op integrate \
   --words 10 --input "$work/integrate_4.txt"
 expect_error 2 "shuffle run" "no --pes" -np 4 "$pinet_mpi" shuffle run --op integrate $w --pes 4
+expect_error 3 "shuffle run" "cut-through" -np 4 "$pinet_mpi" shuffle run --op bcast --words 8 \
+  --input "$work/bcast_4.txt" --schedule fast
 expect_error 4 "shuffle run" "cannot read" -np 4 "$pinet_mpi" shuffle run --op integrate --words 12 \
   --input "$work/missing.txt"
 expect_error 4 "shuffle run" "needs 4 rows" -np 4 "$pinet_mpi" shuffle run --op integrate --words 12 \
