@@ -101,6 +101,7 @@ def network_save(title, top, pes, mem_words, dump, net=None, head=None, open_rou
     add traces above the network's (cosim/recon/gen_gtkw.py adds the phase)."""
     addr_w = clog2(mem_words)
     cnt_w = clog2(mem_words + clog2(pes) + 1)  # ps_router's CntW
+    step_w = max(STEP_BITS, clog2(pes))  # ps_router's StepW (the vector shows its low 5 bits)
     open_routers = set(range(8)) if open_routers is None else open_routers
     s = Save(title, dump)
     net = net or f"{top}.ps_network"
@@ -145,7 +146,7 @@ def network_save(title, top, pes, mem_words, dump, net=None, head=None, open_rou
         closed = j not in open_routers
         s.group(name, closed=closed)
         s.vector(f"router {j} op / step", [f"{r}.run_q"] + bits(f"{r}.op_q", OP_BITS, 0, OP_BITS)
-                 + bits(f"{r}.step_q", STEP_BITS, 0, STEP_BITS), HEX,
+                 + bits(f"{r}.step_q", step_w, 0, STEP_BITS), HEX,
                  filt="waves/filters/ps_opstep.txt")
         s.trace(f"{r}.fast_q", BIN, alias="fast schedule")
         s.trace(f"{r}.setup_q", BIN, alias="setup cycle")
