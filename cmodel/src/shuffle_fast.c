@@ -1,8 +1,10 @@
 /* shuffle_fast.c - the fast schedules (issue 11): cut-through broadcasts over two arc-disjoint
  * spanning trees that finish at the link-capacity bound; scatter and upload with the host link
  * busy nearly every cycle; gather over both of PE 0's useful in-channels; allgather around the
- * ring (shuffle_fast_allgather.c). Integrate is the paper schedule. Trees, timing and proofs:
+ * ring. Integrate is the paper schedule. Trees, timing and proofs:
  * docs/shuffle.md section 13. */
+#include <stdlib.h>
+
 #include "error_private.h"
 #include "pinet/shuffle.h"
 #include "shuffle_private.h"
@@ -164,6 +166,53 @@ static pinet_status build_gather_fast(pinet_shuffle_schedule *s) {
   return PINET_OK;
 }
 
+/* ---- allgather: both ways around the ring ------------------------------------------------- */
+
+/* Ring positions r (PE ring[r]; N = 2: the ring 0, 1, each PE both neighbours of the other, over
+ * two different links): in step t = 1 .. N/2 - 1 the PE at r sends to its ring successor the
+ * segment it got from its predecessor in step t - 1 (its own in step 1), i.e. ring[r - t + 1]'s,
+ * and to its predecessor ring[r + t - 1]'s; it receives ring[r - t]'s and ring[r + t]'s. After
+ * N/2 - 1 steps it lacks ring[r + N/2]'s segment only, which both of its neighbours hold: in step
+ * N/2 the first ceil(S/2) words come clockwise, the rest (none when S = 1) the other way. Every
+ * transfer reads what an earlier step wrote: start 0 throughout. */
+static pinet_status allgather_ring(pinet_shuffle_schedule *s, const uint32_t *ring) {
+  uint32_t N = s->pes, seg = s->words / N, half = N / 2u, lo = seg / 2u + (seg & 1u);
+  for (uint32_t t = 1; t <= half; t++) {
+    FORWARD_IF_ERROR(pinet_shuffle_schedule_add_step(s));
+    uint32_t cw_words = t < half ? seg : lo, ccw_skip = t < half ? 0 : lo;
+    for (uint32_t r = 0; r < N; r++) {
+      uint32_t a = ring[r], b = ring[(r + 1u) % N];
+      uint32_t to_next = 0, to_prev = 0;
+      shuffle_ring_edge_channels(N, a, b, &to_next, &to_prev);
+      uint32_t cw = ring[(r + N - (t - 1u)) % N]; /* a -> b */
+      uint32_t ccw = ring[(r + t) % N];           /* b -> a: ring[(r + 1) + t - 1] */
+      FORWARD_IF_ERROR(put_at(s, (int32_t)a, (int32_t)b, to_next, cw * seg, cw_words, 0));
+      if (seg > ccw_skip) {
+        FORWARD_IF_ERROR(put_at(s, (int32_t)b, (int32_t)a, to_prev, ccw * seg + ccw_skip,
+                                seg - ccw_skip, 0));
+      }
+    }
+  }
+  return PINET_OK;
+}
+
+static pinet_status build_allgather_fast(pinet_shuffle_schedule *s) {
+  uint32_t N = s->pes;
+  uint32_t *ring = malloc(N * sizeof *ring);
+  RETURN_ERROR_IF(ring == NULL, PINET_ERR_NOMEM);
+  /* N = 2: pinet_shuffle_ring wants N >= 4; the walk there gives 0, 1 */
+  pinet_status st = N == 2u ? PINET_OK : pinet_shuffle_ring(N, ring);
+  if (N == 2u) {
+    ring[0] = 0;
+    ring[1] = 1;
+  }
+  if (st == PINET_OK) {
+    st = allgather_ring(s, ring);
+  }
+  free(ring);
+  return st;
+}
+
 pinet_status pinet_shuffle_fast_words_quantum(pinet_shuffle_op op, uint32_t pes,
                                               uint32_t *quantum) {
   FORWARD_IF_ERROR(pinet_shuffle_words_quantum(op, pes, quantum));
@@ -197,7 +246,7 @@ pinet_status pinet_shuffle_build_fast(pinet_shuffle_schedule **out, pinet_shuffl
     case PINET_SHUFFLE_OP_SCATTER: st = build_scatter_fast(s); break;
     case PINET_SHUFFLE_OP_UPLOAD: st = build_upload_fast(s); break;
     case PINET_SHUFFLE_OP_GATHER: st = build_gather_fast(s); break;
-    case PINET_SHUFFLE_OP_ALLGATHER: st = shuffle_build_allgather_fast(s); break;
+    case PINET_SHUFFLE_OP_ALLGATHER: st = build_allgather_fast(s); break;
     default: st = PINET_ERR_RANGE; break; /* not reached: the quantum refused the op */
   }
   return shuffle_schedule_hand_over(s, st, out);

@@ -47,8 +47,4 @@ pinet_status shuffle_schedule_hand_over(pinet_shuffle_schedule *s, pinet_status 
 void shuffle_ring_edge_channels(uint32_t pes, uint32_t a, uint32_t b, uint32_t *to_next,
                                 uint32_t *to_prev);
 
-/* The fast all-to-all broadcast's steps into s (an empty allgather schedule of M a multiple of
- * N): shuffle_fast_allgather.c. */
-pinet_status shuffle_build_allgather_fast(pinet_shuffle_schedule *s);
-
 #endif /* PINET_SHUFFLE_PRIVATE_H */
