@@ -114,10 +114,10 @@ typedef struct em_sym {
   uint64_t nnz, exc_nnz;
   uint64_t *ptr;     /* by orbit: orbits + 1 */
   uint32_t *off;     /* 8 * box of each entry */
-  double *val;       /* its length (the matrix's float, exactly) */
+  float *val;        /* its length (the matrix's float; the kernels widen it exactly) */
   uint64_t *bptr;    /* by box: boxes + 1 */
   uint32_t *borb;    /* 8 * orbit of each entry */
-  double *bval;
+  float *bval;
   uint32_t *tube;    /* orbits * 8: the tube of each lane; `tubes` (a scratch slot) if idle */
   double *counts8;   /* orbits * 8: its count (0 if idle) */
   int32_t *gmap;     /* boxes * 8: g(b), -1 if not a box */
@@ -404,16 +404,16 @@ static void sym_load_image(em_sym *s, const double *lambda) {
   }
 }
 
-/* An orbit's lanes after S1: r8 (0 where nbar <= 0, as pinet_em_s2), and nbar, ratio per tube. */
-static void sym_lanes_out(em_sym *s, uint32_t o, const double *nb8, double *nbar, double *ratio) {
+/* An orbit's lanes after S1: r8 (0 where nbar <= 0, as pinet_em_s2), and nbar per tube unless
+ * nbar is NULL (only the log-likelihood reads it; S3 reads r8, so no per-tube ratio is kept). */
+static void sym_lanes_out(em_sym *s, uint32_t o, const double *nb8, double *nbar) {
   const uint32_t *tube = s->tube + (size_t)o * SYM_LANES;
   const double *c8 = s->counts8 + (size_t)o * SYM_LANES;
   double *r8 = s->r8 + (size_t)o * SYM_LANES;
+  for (uint32_t g = 0; g < SYM_LANES; g++) r8[g] = nb8[g] > 0.0 ? c8[g] / nb8[g] : 0.0;
+  if (nbar == NULL) return;
   for (uint32_t g = 0; g < SYM_LANES; g++) {
-    r8[g] = nb8[g] > 0.0 ? c8[g] / nb8[g] : 0.0;
-    if (tube[g] == s->tubes) continue; /* an idle lane: no tube (threads would share the slot) */
-    nbar[tube[g]] = nb8[g];
-    ratio[tube[g]] = r8[g];
+    if (tube[g] != s->tubes) nbar[tube[g]] = nb8[g]; /* an idle lane has no tube */
   }
 }
 
@@ -425,13 +425,13 @@ static void sym_box_out(const em_sym *s, uint32_t b, const double *d8, double *d
   }
 }
 
-/* S1 + S2 over the orbits [o0, o1). */
+/* S1 + S2 over the orbits [o0, o1) (nbar: as sym_lanes_out). */
 static void sym_s1(em_sym *s, const pinet_simd_kernels *kern, uint32_t o0, uint32_t o1,
-                   double *nbar, double *ratio) {
+                   double *nbar) {
   double t8[SYM_LANES];
   for (uint32_t o = o0; o < o1; o++) {
     kern->sum8(s->off, s->val, s->ptr[o], s->ptr[o + 1], s->lam8, t8);
-    sym_lanes_out(s, o, t8, nbar, ratio);
+    sym_lanes_out(s, o, t8, nbar);
   }
 }
 
@@ -738,7 +738,10 @@ pinet_status pinet_em_set_image(pinet_em *em, const double *lambda) {
     RETURN_ERROR_IF(!isfinite(lambda[b]) || lambda[b] < 0.0, PINET_ERR_RANGE);
   }
   memcpy(em->lambda, lambda, (size_t)em->boxes * sizeof(double));
-  em->sym_fresh = 0;
+  /* the symmetric lanes take the image now, as every iteration leaves them: an iteration then
+   * costs the same whether it follows this call or another iteration */
+  em->sym_fresh = em->sym != NULL && !em->sym_off;
+  if (em->sym_fresh) sym_load_image(em->sym, em->lambda);
   return PINET_OK;
 }
 
@@ -777,7 +780,7 @@ static void em_part(void *ctx, uint32_t k, uint32_t n) {
   switch (j->phase) {
     case PH_SYM_S1:
       pinet_pool_split(s->ptr, s->orbits, k, n, &a, &b);
-      sym_s1(s, kern, (uint32_t)a, (uint32_t)b, em->nbar, em->ratio);
+      sym_s1(s, kern, (uint32_t)a, (uint32_t)b, em->nbar);
       break;
     case PH_SYM_S3:
       pinet_pool_split(s->bptr, s->boxes, k, n, &a, &b);
@@ -890,7 +893,7 @@ static void sym_iterate(pinet_em *em, double *loglik) {
     for (uint64_t e = e0; e < e1; e++) em->d[s->exc_idx[e]] += (double)s->exc_val[e] * r;
   }
   if (em->pool == NULL) {
-    sym_s1(s, em->kern, 0, s->orbits, em->nbar, em->ratio);
+    sym_s1(s, em->kern, 0, s->orbits, loglik != NULL ? em->nbar : NULL);
     if (loglik != NULL) *loglik = em_loglik(em);
     sym_s3(s, em->kern, 0, s->boxes, em->d);
     pinet_em_s4(em->d, em->sens, 0, s->boxes, em->lambda);

@@ -117,7 +117,7 @@ void pinet_simd_bpfx4_c(const pinet_simd_bpfx4 *j, uint32_t nv, uint32_t c0, uin
   }
 }
 
-void pinet_simd_sum8_c(const uint32_t *k, const double *v, uint64_t e0, uint64_t e1,
+void pinet_simd_sum8_c(const uint32_t *k, const float *v, uint64_t e0, uint64_t e1,
                        const double *x, double *out) {
   double a[8] = {0}, b[8] = {0}, c[8] = {0}, f[8] = {0};
   uint64_t e = e0;

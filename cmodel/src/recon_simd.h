@@ -62,8 +62,9 @@ typedef void (*pinet_simd_bpfx4_fn)(const pinet_simd_bpfx4 *j, uint32_t nv, uint
 
 /* The symmetric sweep's sum: out[g] = sum_e v[e] * x[k[e] + g], g = 0 .. 7, over e in [e0, e1)
  * as four partial sums (e - e0 mod 4; the last (e1 - e0) mod 4 entries go to the first), added as
- * (s0 + s1) + (s2 + s3). x + k[e] is 64-byte aligned. */
-typedef void (*pinet_simd_sum8_fn)(const uint32_t *k, const double *v, uint64_t e0, uint64_t e1,
+ * (s0 + s1) + (s2 + s3). x + k[e] is 64-byte aligned. v holds the matrix's float lengths (half
+ * the bytes of doubles; widening is exact, so the products are the same). */
+typedef void (*pinet_simd_sum8_fn)(const uint32_t *k, const float *v, uint64_t e0, uint64_t e1,
                                    const double *x, double *out);
 
 /* The plain sweep's forward projection: sum_e val[e] * x[idx[e]] as eight partial sums
@@ -112,7 +113,7 @@ void pinet_simd_bp4_c(const pinet_simd_bp4 *j);
 void pinet_simd_bp4_row_c(const pinet_simd_bp4 *j, uint32_t r, uint32_t c0, uint32_t c1);
 void pinet_simd_bpfx4_c(const pinet_simd_bpfx4 *j, uint32_t nv, uint32_t c0, uint32_t len,
                         double scale, int32_t *acc);
-void pinet_simd_sum8_c(const uint32_t *k, const double *v, uint64_t e0, uint64_t e1,
+void pinet_simd_sum8_c(const uint32_t *k, const float *v, uint64_t e0, uint64_t e1,
                        const double *x, double *out);
 double pinet_simd_dot16_c(const uint16_t *idx, const float *val, uint64_t e0, uint64_t e1,
                           const double *x);

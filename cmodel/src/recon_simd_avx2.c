@@ -205,13 +205,13 @@ static void bpfx4_avx2(const pinet_simd_bpfx4 *j, uint32_t nv, uint32_t c0, uint
 
 /* ---- EM --------------------------------------------------------------------------------------- */
 
-static void sum8_avx2(const uint32_t *k, const double *v, uint64_t e0, uint64_t e1,
+static void sum8_avx2(const uint32_t *k, const float *v, uint64_t e0, uint64_t e1,
                       const double *x, double *out) {
   __m256d a0 = _mm256_setzero_pd(), a1 = a0, b0 = a0, b1 = a0, c0 = a0, c1 = a0, f0 = a0, f1 = a0;
   uint64_t e = e0;
   for (; e + 4 <= e1; e += 4) {
-    const __m256d v0 = _mm256_broadcast_sd(v + e), v1 = _mm256_broadcast_sd(v + e + 1);
-    const __m256d v2 = _mm256_broadcast_sd(v + e + 2), v3 = _mm256_broadcast_sd(v + e + 3);
+    const __m256d v0 = _mm256_set1_pd((double)v[e]), v1 = _mm256_set1_pd((double)v[e + 1]);
+    const __m256d v2 = _mm256_set1_pd((double)v[e + 2]), v3 = _mm256_set1_pd((double)v[e + 3]);
     const double *l0 = x + k[e], *l1 = x + k[e + 1], *l2 = x + k[e + 2], *l3 = x + k[e + 3];
     a0 = _mm256_add_pd(a0, _mm256_mul_pd(v0, _mm256_load_pd(l0)));
     a1 = _mm256_add_pd(a1, _mm256_mul_pd(v0, _mm256_load_pd(l0 + 4)));
@@ -223,7 +223,7 @@ static void sum8_avx2(const uint32_t *k, const double *v, uint64_t e0, uint64_t 
     f1 = _mm256_add_pd(f1, _mm256_mul_pd(v3, _mm256_load_pd(l3 + 4)));
   }
   for (; e < e1; e++) {
-    const __m256d v0 = _mm256_broadcast_sd(v + e);
+    const __m256d v0 = _mm256_set1_pd((double)v[e]);
     a0 = _mm256_add_pd(a0, _mm256_mul_pd(v0, _mm256_load_pd(x + k[e])));
     a1 = _mm256_add_pd(a1, _mm256_mul_pd(v0, _mm256_load_pd(x + k[e] + 4)));
   }

@@ -161,17 +161,20 @@ static void bpfx4_avx512(const pinet_simd_bpfx4 *j, uint32_t nv, uint32_t c0, ui
 
 /* ---- EM --------------------------------------------------------------------------------------- */
 
-static void sum8_avx512(const uint32_t *k, const double *v, uint64_t e0, uint64_t e1,
+/* v[e] widened to double (exact) and broadcast */
+static inline __m512d bcast_pd(const float *v, uint64_t e) { return _mm512_set1_pd((double)v[e]); }
+
+static void sum8_avx512(const uint32_t *k, const float *v, uint64_t e0, uint64_t e1,
                         const double *x, double *out) {
   __m512d a = _mm512_setzero_pd(), b = a, c = a, f = a;
   uint64_t e = e0;
   for (; e + 4 <= e1; e += 4) {
-    a = _mm512_add_pd(a, _mm512_mul_pd(_mm512_set1_pd(v[e]), _mm512_load_pd(x + k[e])));
-    b = _mm512_add_pd(b, _mm512_mul_pd(_mm512_set1_pd(v[e + 1]), _mm512_load_pd(x + k[e + 1])));
-    c = _mm512_add_pd(c, _mm512_mul_pd(_mm512_set1_pd(v[e + 2]), _mm512_load_pd(x + k[e + 2])));
-    f = _mm512_add_pd(f, _mm512_mul_pd(_mm512_set1_pd(v[e + 3]), _mm512_load_pd(x + k[e + 3])));
+    a = _mm512_add_pd(a, _mm512_mul_pd(bcast_pd(v, e), _mm512_load_pd(x + k[e])));
+    b = _mm512_add_pd(b, _mm512_mul_pd(bcast_pd(v, e + 1), _mm512_load_pd(x + k[e + 1])));
+    c = _mm512_add_pd(c, _mm512_mul_pd(bcast_pd(v, e + 2), _mm512_load_pd(x + k[e + 2])));
+    f = _mm512_add_pd(f, _mm512_mul_pd(bcast_pd(v, e + 3), _mm512_load_pd(x + k[e + 3])));
   }
-  for (; e < e1; e++) a = _mm512_add_pd(a, _mm512_mul_pd(_mm512_set1_pd(v[e]), _mm512_load_pd(x + k[e])));
+  for (; e < e1; e++) a = _mm512_add_pd(a, _mm512_mul_pd(bcast_pd(v, e), _mm512_load_pd(x + k[e])));
   _mm512_storeu_pd(out, _mm512_add_pd(_mm512_add_pd(a, b), _mm512_add_pd(c, f)));
 }
 
