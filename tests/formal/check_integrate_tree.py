@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""check_integrate_tree.py - is integrate's link bound (docs/shuffle.md section 12) reachable by a
+schedule that keeps the paper's sums, and is it a true lower bound for such schedules? An
+exhaustive search by SAT (the z3 binary), for small N and M.
+
+The model is section 12's relaxation: in each cycle 1 .. X every directed channel (a PE's forward
+links to 2p, 2p + 1 and the backward channels, self-loops left out; the host adds nothing to an op
+without host data, since it is joined to PE 0 only) carries at most one word; a word that lands in
+cycle t can leave in cycle t + 1; T = X + 1 (the setup cycle). Words are the nodes of the paper's
+sum tree, per segment j and word w: the leaves x_p (at PE p), and the level-k node (k, r) =
+the sum over the sources p = r mod N / 2^k, made from (k - 1, r) and (k - 1, r + N / 2^k) by
+whichever PE holds both (the paper adds p and p + N/2 first, then pairs those by the next bit, and
+so on: only these sums keep its floats bit for bit). Integrate is done when PE j holds the root of
+every word of segment j. For each case the bound B comes from `pinet shuffle run --json`
+("bound") and two questions go to z3: X = B - 1 must be satisfiable (some tree-keeping schedule
+meets the bound, so no tighter bound holds there) and X = B - 2 unsatisfiable (B is a lower bound
+even for these schedules: an independent check of the formula). The same search without the
+backward channels (the paper's schedule uses only forward links) must not meet the bound: the
+check can fail.
+
+Usage: check_integrate_tree.py PINET_CLI [Z3]   (exit 0 all held, 1 a check failed, 2 usage)
+"""
+import json
+import subprocess
+import sys
+
+CASES = [(2, 2), (2, 4), (2, 6), (4, 4), (4, 8), (4, 12), (8, 8)]
+FAULT_CASE = (4, 8)  # forward links only: must miss the bound
+
+
+def channels(n_pes, backward=True):
+    """Directed channels (src, dst): forward p -> 2p + b mod N, and each one's reverse."""
+    out = []
+    for u in range(n_pes):
+        for b in range(2):
+            v = (2 * u + b) % n_pes
+            if v == u:
+                continue  # a self-loop carries nothing useful
+            out.append((u, v))
+            if backward:
+                out.append((v, u))
+    return out
+
+
+def smt2(n_pes, words, cycles, backward=True):
+    """SMT-LIB 2 text, satisfiable iff `cycles` transfer cycles suffice."""
+    n = n_pes.bit_length() - 1
+    seg = words // n_pes
+    ch = channels(n_pes, backward)
+    vals = [(j, w, k, r) for j in range(n_pes) for w in range(seg) for k in range(n + 1)
+            for r in range(n_pes >> k)]
+    vid = {v: i for i, v in enumerate(vals)}
+
+    def held(p, v, t):
+        return f"h{p}_{vid[v]}_{t}"
+
+    def sent(c, v, t):
+        return f"s{c}_{vid[v]}_{t}"
+
+    lines = []
+    for t in range(cycles + 1):
+        lines += [f"(declare-const {held(p, v, t)} Bool)" for p in range(n_pes) for v in vals]
+    for t in range(1, cycles + 1):
+        lines += [f"(declare-const {sent(c, v, t)} Bool)" for c in range(len(ch)) for v in vals]
+    for p in range(n_pes):
+        for v in vals:
+            at_start = v[2] == 0 and v[3] == p
+            lines.append(f"(assert {held(p, v, 0) if at_start else '(not ' + held(p, v, 0) + ')'})")
+    for t in range(1, cycles + 1):
+        for c, (src, _) in enumerate(ch):
+            lines += [f"(assert (=> {sent(c, v, t)} {held(src, v, t - 1)}))" for v in vals]
+            lines.append("(assert ((_ at-most 1) " + " ".join(sent(c, v, t) for v in vals) + "))")
+        for p in range(n_pes):
+            into = [c for c, (_, dst) in enumerate(ch) if dst == p]
+            for v in vals:
+                why = [held(p, v, t - 1)] + [sent(c, v, t) for c in into]
+                j, w, k, r = v
+                if k > 0:
+                    half = n_pes >> k
+                    why.append(f"(and {held(p, (j, w, k - 1, r), t)} "
+                               f"{held(p, (j, w, k - 1, r + half), t)})")
+                lines.append(f"(assert (= {held(p, v, t)} (or {' '.join(why)})))")
+    lines += [f"(assert {held(j, (j, w, n, 0), cycles)})" for j in range(n_pes) for w in range(seg)]
+    lines.append("(check-sat)")
+    return "\n".join(lines) + "\n"
+
+
+def solve(z3, n_pes, words, cycles, backward=True):
+    if cycles < 1:
+        return "unsat"  # nothing crosses: no PE j holds the other PEs' words
+    out = subprocess.run([z3, "-smt2", "-in"], input=smt2(n_pes, words, cycles, backward),
+                         capture_output=True, text=True, check=False).stdout.strip()
+    if out not in ("sat", "unsat"):
+        raise RuntimeError(f"z3 answered '{out[:80]}'")
+    return out
+
+
+def bound(cli, n_pes, words):
+    run = subprocess.run([cli, "shuffle", "run", "--op", "integrate", "--pes", str(n_pes),
+                          "--words", str(words), "--json"], capture_output=True, text=True,
+                         check=True)
+    return json.loads(run.stdout)["bound"]
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        print("usage: check_integrate_tree.py PINET_CLI [Z3]", file=sys.stderr)
+        return 2
+    cli, z3 = argv[1], argv[2] if len(argv) == 3 else "z3"
+    fails = 0
+    print(" N   M  bound  T = bound reachable  T = bound - 1")
+    for n_pes, words in CASES:
+        b = bound(cli, n_pes, words)
+        meet, below = solve(z3, n_pes, words, b - 1), solve(z3, n_pes, words, b - 2)
+        ok = meet == "sat" and below == "unsat"
+        fails += not ok
+        print(f"{n_pes:2} {words:3} {b:6}  {meet:19}  {below}{'' if ok else '   FAIL'}")
+    n_pes, words = FAULT_CASE
+    b = bound(cli, n_pes, words)
+    fwd = solve(z3, n_pes, words, b - 1, backward=False)
+    print(f"forward links only, N = {n_pes}, M = {words}: T = {b} {fwd} (must be unsat)")
+    if fwd != "unsat":
+        fails += 1
+        print("FAIL: the search meets the bound without the backward channels: it checks nothing")
+    print("check_integrate_tree: " + ("ok" if fails == 0 else f"{fails} failure(s)"))
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
