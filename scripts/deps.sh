@@ -5,13 +5,13 @@
 set -euo pipefail
 
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config zlib1g-dev python3
+  build-essential cmake ninja-build pkg-config zlib1g-dev python3 python3-scipy
   verilator libsystemc-dev libcmocka-dev gtkwave yosys iverilog z3
   libfftw3-dev libpng-dev xvfb xauth imagemagick libopenmpi-dev openmpi-bin lcov
 )
 
 case "${1:-}" in
-  --bench) PACKAGES+=(python3-skimage python3-scipy ctsim) ;;
+  --bench) PACKAGES+=(python3-skimage ctsim) ;;
   "") ;;
   *) echo "deps: unknown argument '$1' (only --bench)" >&2; exit 2 ;;
 esac

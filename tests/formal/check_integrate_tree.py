@@ -18,6 +18,15 @@ even for these schedules: an independent check of the formula). The same search 
 backward channels (the paper's schedule uses only forward links) must not meet the bound: the
 check can fail.
 
+For large M, the steady state: a linear program (scipy's HiGHS) routes every segment's tree
+fractionally. Per segment j and tree node v, f(v, c) is how much of v crosses channel c, g(v, q)
+how much of v PE q makes from its children, and u(v, q) how much of v PE q uses. Conservation
+holds at every PE: made + in + (1 for a leaf at its PE) = out + used. A parent is made where its
+children are used, in equal amounts, and the root is used at PE j. The program minimises the
+largest channel load L per word of every segment; then T ~ L S for large M, and the bound's rate
+is (N - 1) / 2, from (B - 1) / S at M = 2N. L must equal that rate (N = 4, 8), and double it
+without the backward channels.
+
 Usage: check_integrate_tree.py PINET_CLI [Z3]   (exit 0 all held, 1 a check failed, 2 usage)
 """
 import json
@@ -95,6 +104,64 @@ def solve(z3, n_pes, words, cycles, backward=True):
     return out
 
 
+def steady_state_load(n_pes, backward=True):
+    """The least largest channel load per word of every segment (the linear program above)."""
+    import numpy as np
+    import scipy.sparse as sparse
+    from scipy.optimize import linprog
+    n = n_pes.bit_length() - 1
+    ch = channels(n_pes, backward)
+    nodes = [(k, r) for k in range(n + 1) for r in range(n_pes >> k)]
+    nid = {v: i for i, v in enumerate(nodes)}
+    n_f, n_q = n_pes * len(nodes) * len(ch), n_pes * len(nodes) * n_pes
+    f = lambda j, v, c: (j * len(nodes) + v) * len(ch) + c
+    g = lambda j, v, q: n_f + (j * len(nodes) + v) * n_pes + q
+    u = lambda j, v, q: n_f + n_q + (j * len(nodes) + v) * n_pes + q
+    load = n_f + 2 * n_q
+    rows, cols, coef, rhs = [], [], [], []
+
+    def equation(terms, value):
+        for col, c in terms:
+            rows.append(len(rhs))
+            cols.append(col)
+            coef.append(c)
+        rhs.append(value)
+
+    for j in range(n_pes):
+        for vi, (k, r) in enumerate(nodes):
+            for q in range(n_pes):
+                flow = [(f(j, vi, c), 1) for c, (_, d) in enumerate(ch) if d == q]
+                flow += [(f(j, vi, c), -1) for c, (s, _) in enumerate(ch) if s == q]
+                equation(flow + [(g(j, vi, q), 1), (u(j, vi, q), -1)],
+                         -1.0 if k == 0 and r == q else 0.0)
+                if k == 0:
+                    equation([(g(j, vi, q), 1)], 0.0)  # a leaf is never made
+                if k < n:
+                    up = nid[(k + 1, r % (n_pes >> (k + 1)))]
+                    equation([(u(j, vi, q), 1), (g(j, up, q), -1)], 0.0)
+                else:
+                    equation([(u(j, vi, q), 1)], 1.0 if q == j else 0.0)
+    a_eq = sparse.csr_matrix((coef, (rows, cols)), shape=(len(rhs), load + 1))
+    rows, cols, coef = [], [], []
+    for c in range(len(ch)):
+        for j in range(n_pes):
+            for vi in range(len(nodes)):
+                rows.append(c)
+                cols.append(f(j, vi, c))
+                coef.append(1)
+        rows.append(c)
+        cols.append(load)
+        coef.append(-1)
+    a_ub = sparse.csr_matrix((coef, (rows, cols)), shape=(len(ch), load + 1))
+    cost = np.zeros(load + 1)
+    cost[load] = 1
+    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(len(ch)), A_eq=a_eq, b_eq=np.array(rhs),
+                  bounds=(0, None), method="highs")
+    if res.status != 0:
+        raise RuntimeError(f"linprog: {res.message}")
+    return res.fun
+
+
 def bound(cli, n_pes, words):
     run = subprocess.run([cli, "shuffle", "run", "--op", "integrate", "--pes", str(n_pes),
                           "--words", str(words), "--json"], capture_output=True, text=True,
@@ -122,6 +189,13 @@ def main(argv):
     if fwd != "unsat":
         fails += 1
         print("FAIL: the search meets the bound without the backward channels: it checks nothing")
+    print(" N  steady-state load L  bound's rate (B - 1) / S  forward links only")
+    for n_pes in (4, 8):
+        rate = (bound(cli, n_pes, 2 * n_pes) - 1) / 2
+        both, fwd = steady_state_load(n_pes), steady_state_load(n_pes, backward=False)
+        ok = abs(both - rate) < 1e-6 and abs(fwd - 2 * rate) < 1e-6
+        fails += not ok
+        print(f"{n_pes:2}  {both:18.6f}  {rate:24.6f}  {fwd:17.6f}{'' if ok else '   FAIL'}")
     print("check_integrate_tree: " + ("ok" if fails == 0 else f"{fails} failure(s)"))
     return 1 if fails else 0
 
