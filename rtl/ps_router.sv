@@ -121,6 +121,8 @@ module ps_router #(
   // M, lengths, starts, the word counter: M <= MemWords, L_s <= M + n (fast bcast-host)
   localparam int CntW  = $clog2(MemWords + LogN + 1);
   localparam int XW    = LogN + 1;              // offset multipliers x < 2N
+  // A fast schedule's per-port delay (its start less the offset in the packet): at most n + 1
+  localparam int DlyW  = $clog2(LogN + 2);
   // Steps and shifts: at most 2n (paper broadcasts) or N/2 (fast allgather) steps, and the
   // 1-based step number st must hold N/2.
   localparam int StepW = (LogN > 5) ? LogN : 5;
@@ -208,7 +210,7 @@ module ps_router #(
   // Tree B (fast broadcasts) is F mirrored by bit reversal: the depth of Pe in B is the depth of
   // rev(Pe) in F, n - (the position of Pe's lowest one) for Pe != 0. Its parent is 2Pe mod N
   // (in 2), its children floor(Pe/2) and floor(Pe/2) + N/2 (out 2, out 3) when Pe is even.
-  logic [StepW-1:0] pe_bdepth;
+  logic [DlyW-1:0]  pe_bdepth;  // at most n
   logic             pe_even;
 
   function automatic logic [StepW-1:0] bdepth_of(logic [PeW-1:0] pe);
@@ -235,7 +237,7 @@ module ps_router #(
 
   assign pe_in_u   = below_lead(pe_i);
   assign pe_depth  = depth_of(pe_i);
-  assign pe_bdepth = bdepth_of(pe_i);
+  assign pe_bdepth = DlyW'(bdepth_of(pe_i));
   assign pe_even   = !pe_i[0];
   assign x_depth   = XW'(pe_depth);
   assign pe_is0    = (pe_i == '0);
@@ -354,7 +356,7 @@ module ps_router #(
   logic [StepW-1:0] rda_e, rdb_e, wra_e, wrb_e;
   logic             rda_tb, rdb_tb, wra_tb, wrb_tb;      // split: the port moves the b words
   logic             rda_ru, rdb_ru, wra_ru, wrb_ru;      // fast gather: part of the upper half
-  logic [CntW-1:0]  rda_st_d, rdb_st_d, wra_st_d, wrb_st_d;  // delays (the starts, split)
+  logic [DlyW-1:0]  rda_st_d, rdb_st_d, wra_st_d, wrb_st_d;  // delays (the starts, split)
   logic             fast_bc;     // a fast broadcast
   logic             split;       // a fast broadcast, or the fast gather's first step
   logic             fast_pkt;    // a packet step of fast scatter, upload or gather
@@ -403,12 +405,12 @@ module ps_router #(
   // Fast broadcast starts: tree F into a depth-d PE at d - 1 (+ 1 after the host hop), out of it
   // at d (+ 1); tree B likewise with the depth in B. The parent forwards word i in the cycle
   // after it received it.
-  logic [CntW-1:0] st_hop, st_f_in, st_f_out, st_b_in, st_b_out;
-  assign st_hop   = CntW'(hop);
-  assign st_f_out = CntW'(pe_depth) + st_hop;
-  assign st_f_in  = st_f_out - CntW'(1);
-  assign st_b_out = CntW'(pe_bdepth);
-  assign st_b_in  = st_b_out - CntW'(1);
+  logic [DlyW-1:0] st_hop, st_f_in, st_f_out, st_b_in, st_b_out;
+  assign st_hop   = DlyW'(hop);
+  assign st_f_out = DlyW'(pe_depth) + st_hop;
+  assign st_f_in  = st_f_out - DlyW'(1);
+  assign st_b_out = pe_bdepth;
+  assign st_b_in  = st_b_out - DlyW'(1);
 
   // Broadcast packet numbers (< n, computed modulo 2^XW): the host hop into PE 0, PE 0's hop
   // to PE 1, the hop from the parent into this PE (depth d) and the hop to its children.
@@ -590,24 +592,24 @@ module ps_router #(
               rdb_en   = 1'b1;
               rdb_x    = x_pkt;
               rdb_e    = step_le;
-              rdb_st_d = CntW'(1);
+              rdb_st_d = DlyW'(1);
             end
           end else if (pe_depth <= dpk) begin               // from the parent, in 0
             wra_en    = 1'b1;
             wra_src_d = ps_pkg::SrcIn0;
             wra_x     = x_own;
             wra_e     = dsh;
-            wra_st_d  = CntW'(pe_depth);
+            wra_st_d  = DlyW'(pe_depth);
             if (has_kids && pe_depth < dpk) begin           // to 2Pe on out 0, 2Pe+1 on out 1
               rda_en   = 1'b1;
               rda_to_d[ToOut0] = 1'b1;
               rda_x    = x_kid0;
               rda_e    = dsh - StOne;
-              rda_st_d = CntW'(pe_depth) + CntW'(1);
+              rda_st_d = DlyW'(pe_depth) + DlyW'(1);
               rdb_en   = 1'b1;
               rdb_x    = x_kid1;
               rdb_e    = dsh - StOne;
-              rdb_st_d = CntW'(pe_depth) + CntW'(1);
+              rdb_st_d = DlyW'(pe_depth) + DlyW'(1);
             end
           end
         end else if (pe_is0) begin
@@ -659,29 +661,29 @@ module ps_router #(
             rda_to_d[ToHost] = 1'b1;
             rda_x    = (dpk == '0) ? '0 : x_pkt;
             rda_e    = step_le;
-            rda_st_d = CntW'(dpk);
+            rda_st_d = DlyW'(dpk);
             if (dpk != '0) begin                            // from PE 1 on in 3
               wrb_en   = 1'b1;
               wrb_x    = x_pkt;
               wrb_e    = step_le;
-              wrb_st_d = CntW'(dpk) - CntW'(1);
+              wrb_st_d = DlyW'(dpk) - DlyW'(1);
             end
           end else if (pe_depth <= dpk) begin               // to the parent on out 2
             rda_en   = 1'b1;
             rda_to_d[ToOut2] = 1'b1;
             rda_x    = x_own;
             rda_e    = dsh;
-            rda_st_d = CntW'(dsh);
+            rda_st_d = DlyW'(dsh);
             if (has_kids && pe_depth < dpk) begin           // from 2Pe / 2Pe+1 on in 2 / 3
               wra_en    = 1'b1;
               wra_src_d = ps_pkg::SrcIn2;
               wra_x     = x_kid0;
               wra_e     = dsh - StOne;
-              wra_st_d  = CntW'(dsh) - CntW'(1);
+              wra_st_d  = DlyW'(dsh) - DlyW'(1);
               wrb_en    = 1'b1;
               wrb_x     = x_kid1;
               wrb_e     = dsh - StOne;
-              wrb_st_d  = CntW'(dsh) - CntW'(1);
+              wrb_st_d  = DlyW'(dsh) - DlyW'(1);
             end
           end
         end else if (fast_q && split) begin
@@ -701,14 +703,14 @@ module ps_router #(
             rdb_en   = 1'b1;
             rdb_to_d = 3'b001;
             rdb_tb   = 1'b1;
-            rdb_st_d = CntW'(1);
+            rdb_st_d = DlyW'(1);
           end
           if (pe_is0) begin
             wrb_en    = 1'b1;
             wra_en    = 1'b1;
             wra_src_d = ps_pkg::SrcIn1;
             wra_tb    = 1'b1;
-            wra_st_d  = CntW'(N > 2);
+            wra_st_d  = DlyW'(N > 2);
           end
         end else if (fast_q) begin
           // Fast gather, step d >= 2: P_d's lower half (under PE 2) and upper half (under PE 3)
@@ -721,35 +723,35 @@ module ps_router #(
             wrb_en    = 1'b1;                               // lower half from PE 1, in 3
             wrb_x     = x_pkt;
             wrb_e     = step_le;
-            wrb_st_d  = CntW'(dpk) - CntW'(1);
+            wrb_st_d  = DlyW'(dpk) - DlyW'(1);
             wra_en    = 1'b1;                               // upper half from PE N/2, in 1
             wra_src_d = ps_pkg::SrcIn1;
             wra_x     = x_upper;
             wra_e     = step_le;
             wra_ru    = 1'b1;
-            wra_st_d  = CntW'(dpk);
+            wra_st_d  = DlyW'(dpk);
           end else if (pe_is1) begin
             wra_en    = 1'b1;                               // lower half from PE 2, in 2
             wra_src_d = ps_pkg::SrcIn2;
             wra_x     = x_pkt;
             wra_e     = step_le;
-            wra_st_d  = CntW'(dpk) - CntW'(2);
+            wra_st_d  = DlyW'(dpk) - DlyW'(2);
             wrb_en    = 1'b1;                               // upper half from PE 3, in 3
             wrb_x     = x_upper;
             wrb_e     = step_le;
             wrb_ru    = 1'b1;
-            wrb_st_d  = CntW'(dpk) - CntW'(2);
+            wrb_st_d  = DlyW'(dpk) - DlyW'(2);
             rda_en    = 1'b1;                               // lower half to PE 0, out 2
             rda_to_d[ToOut2] = 1'b1;
             rda_x     = x_pkt;
             rda_e     = step_le;
-            rda_st_d  = CntW'(dpk) - CntW'(1);
+            rda_st_d  = DlyW'(dpk) - DlyW'(1);
             rdb_en    = 1'b1;                               // upper half to PE N/2, out 3
             rdb_to_d  = 3'b100;
             rdb_x     = x_upper;
             rdb_e     = step_le;
             rdb_ru    = 1'b1;
-            rdb_st_d  = CntW'(dpk) - CntW'(1);
+            rdb_st_d  = DlyW'(dpk) - DlyW'(1);
           end else begin
             if (pe_depth <= dpk) begin                      // to the parent on out 2
               rda_en   = 1'b1;
@@ -757,7 +759,7 @@ module ps_router #(
               rda_x    = x_own;
               rda_e    = dsh;
               rda_ru   = pe_in_u;
-              rda_st_d = CntW'(dsh);
+              rda_st_d = DlyW'(dsh);
             end
             if (has_kids && pe_depth < dpk) begin           // from 2Pe / 2Pe+1 on in 2 / 3
               wra_en    = 1'b1;
@@ -765,25 +767,25 @@ module ps_router #(
               wra_x     = x_kid0;
               wra_e     = dsh - StOne;
               wra_ru    = pe_in_u;
-              wra_st_d  = CntW'(dsh) - CntW'(1);
+              wra_st_d  = DlyW'(dsh) - DlyW'(1);
               wrb_en    = 1'b1;
               wrb_x     = x_kid1;
               wrb_e     = dsh - StOne;
               wrb_ru    = pe_in_u;
-              wrb_st_d  = CntW'(dsh) - CntW'(1);
+              wrb_st_d  = DlyW'(dsh) - DlyW'(1);
             end
             if (pe_relay) begin                             // the upper half: in 3 -> out 0
               wrb_en   = 1'b1;
               wrb_x    = x_upper;
               wrb_e    = step_le;
               wrb_ru   = 1'b1;
-              wrb_st_d = CntW'(dpk) - CntW'(1);
+              wrb_st_d = DlyW'(dpk) - DlyW'(1);
               rdb_en   = 1'b1;
               rdb_to_d = 3'b001;
               rdb_x    = x_upper;
               rdb_e    = step_le;
               rdb_ru   = 1'b1;
-              rdb_st_d = CntW'(dpk);
+              rdb_st_d = DlyW'(dpk);
             end
           end
         end else if (pe_is0) begin
@@ -880,8 +882,8 @@ module ps_router #(
 
   function automatic logic [CntW-1:0] start_of(logic pkt, logic [AddrW-1:0] off, logic ru,
                                                logic [CntW-1:0] lo, logic [CntW-1:0] hi,
-                                               logic [CntW-1:0] delay);
-    start_of = pkt ? CntW'(off) - (ru ? hi : lo) + delay : delay;
+                                               logic [DlyW-1:0] delay);
+    start_of = pkt ? CntW'(off) - (ru ? hi : lo) + CntW'(delay) : CntW'(delay);
   endfunction
 
   assign unit       = unit_pkt ? pkt_q : (m_q >> unit_sh);
