@@ -769,6 +769,7 @@ typedef struct em_job {
   pinet_em *em;
   em_phase phase;
   uint32_t subset;
+  int keep_nbar; /* PH_SYM_S1: store nbar per tube (the log-likelihood reads it) */
 } em_job;
 
 static void em_part(void *ctx, uint32_t k, uint32_t n) {
@@ -780,7 +781,7 @@ static void em_part(void *ctx, uint32_t k, uint32_t n) {
   switch (j->phase) {
     case PH_SYM_S1:
       pinet_pool_split(s->ptr, s->orbits, k, n, &a, &b);
-      sym_s1(s, kern, (uint32_t)a, (uint32_t)b, em->nbar);
+      sym_s1(s, kern, (uint32_t)a, (uint32_t)b, j->keep_nbar ? em->nbar : NULL);
       break;
     case PH_SYM_S3:
       pinet_pool_split(s->bptr, s->boxes, k, n, &a, &b);
@@ -874,7 +875,7 @@ static void em_part(void *ctx, uint32_t k, uint32_t n) {
 }
 
 static void em_run(pinet_em *em, em_phase phase, uint32_t subset) {
-  em_job j = {em, phase, subset};
+  em_job j = {em, phase, subset, 0};
   pinet_pool_run(em->pool, em_part, &j);
 }
 
@@ -900,7 +901,8 @@ static void sym_iterate(pinet_em *em, double *loglik) {
     sym_load_image(s, em->lambda);
     return;
   }
-  em_run(em, PH_SYM_S1, 0);
+  em_job s1 = {em, PH_SYM_S1, 0, loglik != NULL};
+  pinet_pool_run(em->pool, em_part, &s1);
   if (loglik != NULL) *loglik = em_loglik(em);
   em_run(em, PH_SYM_S3, 0);
   em_run(em, PH_SYM_GATHER, 0);
