@@ -51,13 +51,24 @@ def channels(n_pes, backward=True):
     return out
 
 
+def tree_nodes(n_pes):
+    """The paper's sum tree, one word of one segment: (k, r), level k = 0 .. n, r < N / 2^k."""
+    n = n_pes.bit_length() - 1
+    return [(k, r) for k in range(n + 1) for r in range(n_pes >> k)]
+
+
+def children(n_pes, k, r):
+    """The two nodes the level-k node (k, r), k >= 1, adds: the sources p = r mod N / 2^k split
+    by their bit n - k."""
+    return (k - 1, r), (k - 1, r + (n_pes >> k))
+
+
 def smt2(n_pes, words, cycles, backward=True):
     """SMT-LIB 2 text, satisfiable iff `cycles` transfer cycles suffice."""
     n = n_pes.bit_length() - 1
     seg = words // n_pes
     ch = channels(n_pes, backward)
-    vals = [(j, w, k, r) for j in range(n_pes) for w in range(seg) for k in range(n + 1)
-            for r in range(n_pes >> k)]
+    vals = [(j, w, k, r) for j in range(n_pes) for w in range(seg) for k, r in tree_nodes(n_pes)]
     vid = {v: i for i, v in enumerate(vals)}
 
     def held(p, v, t):
@@ -85,9 +96,8 @@ def smt2(n_pes, words, cycles, backward=True):
                 why = [held(p, v, t - 1)] + [sent(c, v, t) for c in into]
                 j, w, k, r = v
                 if k > 0:
-                    half = n_pes >> k
-                    why.append(f"(and {held(p, (j, w, k - 1, r), t)} "
-                               f"{held(p, (j, w, k - 1, r + half), t)})")
+                    (ka, ra), (kb, rb) = children(n_pes, k, r)
+                    why.append(f"(and {held(p, (j, w, ka, ra), t)} {held(p, (j, w, kb, rb), t)})")
                 lines.append(f"(assert (= {held(p, v, t)} (or {' '.join(why)})))")
     lines += [f"(assert {held(j, (j, w, n, 0), cycles)})" for j in range(n_pes) for w in range(seg)]
     lines.append("(check-sat)")
@@ -111,7 +121,7 @@ def steady_state_load(n_pes, backward=True):
     from scipy.optimize import linprog
     n = n_pes.bit_length() - 1
     ch = channels(n_pes, backward)
-    nodes = [(k, r) for k in range(n + 1) for r in range(n_pes >> k)]
+    nodes = tree_nodes(n_pes)
     nid = {v: i for i, v in enumerate(nodes)}
     n_f, n_q = n_pes * len(nodes) * len(ch), n_pes * len(nodes) * n_pes
     f = lambda j, v, c: (j * len(nodes) + v) * len(ch) + c
@@ -136,10 +146,10 @@ def steady_state_load(n_pes, backward=True):
                          -1.0 if k == 0 and r == q else 0.0)
                 if k == 0:
                     equation([(g(j, vi, q), 1)], 0.0)  # a leaf is never made
-                if k < n:
-                    up = nid[(k + 1, r % (n_pes >> (k + 1)))]
-                    equation([(u(j, vi, q), 1), (g(j, up, q), -1)], 0.0)
-                else:
+                else:  # a node is made where both its children are used
+                    for kid in children(n_pes, k, r):
+                        equation([(u(j, nid[kid], q), 1), (g(j, vi, q), -1)], 0.0)
+                if k == n:
                     equation([(u(j, vi, q), 1)], 1.0 if q == j else 0.0)
     a_eq = sparse.csr_matrix((coef, (rows, cols)), shape=(len(rhs), load + 1))
     rows, cols, coef = [], [], []
