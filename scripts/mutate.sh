@@ -122,9 +122,13 @@ work=$(cd "$work" && pwd)
 # built from the mutant is rebuilt) after it.
 mkdir -p "$work/rtl"
 cp -p rtl/*.sv "$work/rtl/"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_MPI=OFF \
-  -DPINET_PS_COSIM_SIZES="2;4;8" -DPINET_VERILATOR_WARNINGS_FATAL=OFF -DPINET_RTL_DIR="$work/rtl" >"$work/configure.log" 2>&1 ||
-  { tail -n 20 "$work/configure.log" >&2; echo "mutate: configure failed" >&2; exit 3; }
+# configure COSIM_TARGETS: verilating only those executables' models ("none": the run list only).
+configure() {
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_MPI=OFF \
+    -DPINET_PS_COSIM_SIZES="2;4;8" -DPINET_VERILATOR_WARNINGS_FATAL=OFF -DPINET_RTL_DIR="$work/rtl" \
+    -DPINET_COSIM_TARGETS="$1" >"$work/configure.log" 2>&1 ||
+    { tail -n 20 "$work/configure.log" >&2; echo "mutate: configure failed" >&2; exit 3; }
+}
 
 # targets_for REGEX: the cosim executables of the default runs whose name matches.
 targets_for() {
@@ -133,6 +137,20 @@ targets_for() {
     [[ "$name" =~ $1 ]] && basename "$exe"
   done <"$build/cosim_runs.list" | sort -u
 }
+
+# The run list first, then only the models the selected mutants' runs need (each build after a
+# mutant re-runs Verilator for every configured model that reads the changed file).
+configure none
+all_targets=() selected=0
+for row in "${mutants[@]}"; do
+  IFS='@' read -r id file expr runs equiv <<<"$row"
+  if [ -n "$only" ] && ! [[ "$id $file" =~ $only ]]; then continue; fi
+  selected=$((selected + 1))
+  mapfile -t -O ${#all_targets[@]} all_targets < <(targets_for "$runs")
+done
+[ $selected -gt 0 ] || usage "no mutant matches '$only'"
+[ ${#all_targets[@]} -gt 0 ] || { echo "mutate: the selected mutants' runs match no cosim run (fix the table)" >&2; exit 3; }
+configure "$(printf '%s\n' "${all_targets[@]}" | sort -u | paste -sd';')"
 
 killed=0 survived=0 equivalent=0 stillborn=0 ran=0
 survivors=()

@@ -105,16 +105,25 @@ needed_targets() {
   done < "$build/cosim_runs.list" | sort -u
 }
 
+# configure COSIM_TARGETS: cmake for this run, verilating only COSIM_TARGETS ("" = all, "none").
+configure() {
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_COVERAGE=$cov_flag \
+    -DPINET_RTL_DIR="$rtl" -DPINET_COSIM_TARGETS="$1" >"$build.configure.log" 2>&1 \
+    || { cat "$build.configure.log" >&2; echo "verify: configure failed" >&2; exit 3; }
+}
+
 if [ $rebuild -eq 1 ]; then
   echo "verify: configuring $build (Release, coverage $cov_flag${rtl:+, RTL from $rtl})"
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_COVERAGE=$cov_flag \
-    -DPINET_RTL_DIR="$rtl" >"$build.configure.log" 2>&1 \
-    || { cat "$build.configure.log" >&2; echo "verify: configure failed" >&2; exit 3; }
   targets=()
   if [ -n "$rtl" ]; then
+    # Only the models the selected runs need: the run list first (no model verilated), then them.
+    configure none
     mapfile -t targets < <(needed_targets)
     [ ${#targets[@]} -gt 0 ] || { echo "verify: no cosim runs registered${only:+ matching '$only'}" >&2; exit 1; }
+    configure "$(IFS=';'; echo "${targets[*]}")"
     targets=(--target "${targets[@]}")
+  else
+    configure ""
   fi
   echo "verify: building${targets[*]:+ ${targets[*]:1}} (log: $build.build.log; the first build takes several minutes)"
   cmake --build "$build" "${targets[@]}" >"$build.build.log" 2>&1 \
