@@ -215,6 +215,50 @@ static void sym_box_maps(const pinet_sysmat *m, uint32_t cc, const int32_t *pixe
   }
 }
 
+/* The tubes of t's orbit: lane[g] = the tube whose row is t's with every box b moved to g(b),
+ * exactly (SYM_NONE: none, an idle lane), each marked 2 in covered; returns the number of lanes
+ * in use (t's own counts). ti, tv: scratch for a row. */
+static uint32_t orbit_lanes(const pinet_csr *bt, const int32_t *gmap, const uint64_t *hash,
+                            const uint32_t *table, size_t tsize, uint32_t t, uint8_t *covered,
+                            uint32_t *ti, float *tv, uint32_t *lane) {
+  const uint64_t e0 = bt->ptr[t], len = bt->ptr[t + 1] - e0;
+  uint32_t active = 1;
+  for (uint32_t g = 0; g < SYM_LANES; g++) lane[g] = SYM_NONE;
+  lane[0] = t;
+  covered[t] = 2; /* 2: a lane of the orbit being built */
+  for (uint32_t g = 1; g < SYM_LANES; g++) {
+    int ok = 1;
+    for (uint64_t k = 0; k < len && ok; k++) {
+      const int32_t x = gmap[(size_t)bt->idx[e0 + k] * SYM_LANES + g];
+      if (x < 0) ok = 0; /* the image leaves the box set: an idle lane */
+      ti[k] = (uint32_t)x;
+      tv[k] = bt->val[e0 + k];
+    }
+    if (!ok) continue;
+    sort_pairs(ti, tv, len);
+    const uint64_t h = row_hash(ti, len);
+    for (size_t k = (size_t)h & (tsize - 1); table[k] != SYM_NONE; k = (k + 1) & (tsize - 1)) {
+      const uint32_t u = table[k];
+      if (hash[u] != h || covered[u] != 0 || bt->ptr[u + 1] - bt->ptr[u] != len) continue;
+      if (memcmp(bt->idx + bt->ptr[u], ti, len * sizeof *ti) != 0 ||
+          memcmp(bt->val + bt->ptr[u], tv, len * sizeof *tv) != 0) continue;
+      lane[g] = u; /* no fresh match (a repeat of t, a last-bit difference): an idle lane */
+      covered[u] = 2;
+      active++;
+      break;
+    }
+  }
+  return active;
+}
+
+/* How often t's row steps to a box that is not the next one: the sweeps read the eight-lane rows
+ * of its boxes in this order, so a row along the grid's rows reads memory nearly in sequence. */
+static uint64_t row_jumps(const pinet_csr *bt, uint32_t t) {
+  uint64_t jumps = 0;
+  for (uint64_t e = bt->ptr[t] + 1; e < bt->ptr[t + 1]; e++) jumps += bt->idx[e] != bt->idx[e - 1] + 1;
+  return jumps;
+}
+
 /* Find the orbits (greedily, in tube order). *out stays NULL when fewer than half the tubes are in
  * exact orbits. Errors: PINET_ERR_NOMEM. */
 static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sym **out) {
@@ -275,40 +319,38 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sy
   uint64_t nnz = 0, exc_nnz = 0, covered_tubes = 0;
   for (uint32_t t = 0; t < tubes; t++) {
     if (covered[t]) continue;
-    const uint64_t e0 = bt.ptr[t], len = bt.ptr[t + 1] - e0;
     uint32_t *lane = lanes + (size_t)orbits * SYM_LANES;
-    uint32_t active = 1;
-    for (uint32_t g = 0; g < SYM_LANES; g++) lane[g] = SYM_NONE;
-    lane[0] = t;
-    covered[t] = 2; /* 2: a lane of the orbit being built */
-    for (uint32_t g = 1; g < SYM_LANES; g++) {
-      int ok = 1;
-      for (uint64_t k = 0; k < len && ok; k++) {
-        const int32_t x = gmap[(size_t)bt.idx[e0 + k] * SYM_LANES + g];
-        if (x < 0) ok = 0; /* the image leaves the box set: an idle lane */
-        ti[k] = (uint32_t)x;
-        tv[k] = bt.val[e0 + k];
+    uint32_t rep = t, active = orbit_lanes(&bt, gmap, hash, table, tsize, t, covered, ti, tv, lane);
+    if (active >= 2) { /* represented by the lane whose row reads the boxes most nearly in order */
+      uint32_t best = t;
+      for (uint32_t g = 1; g < SYM_LANES; g++) {
+        if (lane[g] != SYM_NONE && row_jumps(&bt, lane[g]) < row_jumps(&bt, best)) best = lane[g];
       }
-      if (!ok) continue;
-      sort_pairs(ti, tv, len);
-      const uint64_t h = row_hash(ti, len);
-      for (size_t k = (size_t)h & (tsize - 1); table[k] != SYM_NONE; k = (k + 1) & (tsize - 1)) {
-        const uint32_t u = table[k];
-        if (hash[u] != h || covered[u] != 0 || bt.ptr[u + 1] - bt.ptr[u] != len) continue;
-        if (memcmp(bt.idx + bt.ptr[u], ti, len * sizeof *ti) != 0 ||
-            memcmp(bt.val + bt.ptr[u], tv, len * sizeof *tv) != 0) continue;
-        lane[g] = u; /* no fresh match (a repeat of t, a last-bit difference): an idle lane */
-        covered[u] = 2;
-        active++;
-        break;
+      if (best != t) { /* the same orbit seen from best (exact images are mutual) */
+        uint32_t keep[SYM_LANES];
+        memcpy(keep, lane, sizeof keep);
+        for (uint32_t g = 0; g < SYM_LANES; g++) {
+          if (lane[g] != SYM_NONE) covered[lane[g]] = 0;
+        }
+        const uint32_t again = orbit_lanes(&bt, gmap, hash, table, tsize, best, covered, ti, tv, lane);
+        if (again == active) {
+          rep = best;
+        } else { /* not expected; t's orbit as found first */
+          for (uint32_t g = 0; g < SYM_LANES; g++) {
+            if (lane[g] != SYM_NONE) covered[lane[g]] = 0;
+            if (keep[g] != SYM_NONE) covered[keep[g]] = 2;
+          }
+          memcpy(lane, keep, sizeof keep);
+        }
       }
     }
+    const uint64_t len = bt.ptr[rep + 1] - bt.ptr[rep];
     if (active >= 2) { /* an orbit: its idle lanes have count 0, so ratio 0 */
       for (uint32_t g = 0; g < SYM_LANES; g++) {
         if (lane[g] != SYM_NONE) covered[lane[g]] = 1;
       }
       covered_tubes += active;
-      reps[orbits++] = t;
+      reps[orbits++] = rep;
       nnz += len;
     } else { /* t alone: the plain sweep */
       covered[t] = 1;
@@ -406,11 +448,10 @@ static void sym_load_image(em_sym *s, const double *lambda) {
 
 /* An orbit's lanes after S1: r8 (0 where nbar <= 0, as pinet_em_s2), and nbar per tube unless
  * nbar is NULL (only the log-likelihood reads it; S3 reads r8, so no per-tube ratio is kept). */
-static void sym_lanes_out(em_sym *s, uint32_t o, const double *nb8, double *nbar) {
+static void sym_lanes_out(em_sym *s, const pinet_simd_kernels *kern, uint32_t o,
+                          const double *nb8, double *nbar) {
   const uint32_t *tube = s->tube + (size_t)o * SYM_LANES;
-  const double *c8 = s->counts8 + (size_t)o * SYM_LANES;
-  double *r8 = s->r8 + (size_t)o * SYM_LANES;
-  for (uint32_t g = 0; g < SYM_LANES; g++) r8[g] = nb8[g] > 0.0 ? c8[g] / nb8[g] : 0.0;
+  kern->ratio8(s->counts8 + (size_t)o * SYM_LANES, nb8, s->r8 + (size_t)o * SYM_LANES);
   if (nbar == NULL) return;
   for (uint32_t g = 0; g < SYM_LANES; g++) {
     if (tube[g] != s->tubes) nbar[tube[g]] = nb8[g]; /* an idle lane has no tube */
@@ -425,23 +466,31 @@ static void sym_box_out(const em_sym *s, uint32_t b, const double *d8, double *d
   }
 }
 
+/* The sweeps take this many rows a kernel call (their sums wait in a buffer on the stack). */
+#define SYM_ROWS 32u
+
 /* S1 + S2 over the orbits [o0, o1) (nbar: as sym_lanes_out). */
 static void sym_s1(em_sym *s, const pinet_simd_kernels *kern, uint32_t o0, uint32_t o1,
                    double *nbar) {
-  double t8[SYM_LANES];
-  for (uint32_t o = o0; o < o1; o++) {
-    kern->sum8(s->off, s->val, s->ptr[o], s->ptr[o + 1], s->lam8, t8);
-    sym_lanes_out(s, o, t8, nbar);
+  double t8[SYM_ROWS * SYM_LANES];
+  for (uint32_t o = o0; o < o1; o += SYM_ROWS) {
+    const uint32_t n = o1 - o < SYM_ROWS ? o1 - o : SYM_ROWS;
+    kern->sum8(s->ptr, o, o + n, s->off, s->val, s->lam8, t8);
+    for (uint32_t i = 0; i < n; i++) sym_lanes_out(s, kern, o + i, t8 + i * SYM_LANES, nbar);
   }
 }
 
 /* S3 for the boxes [x0, x1): D(x, g) into d8 (d == NULL) or added at once to d(g(x)). */
 static void sym_s3(em_sym *s, const pinet_simd_kernels *kern, uint32_t x0, uint32_t x1, double *d) {
-  double t8[SYM_LANES];
-  for (uint32_t x = x0; x < x1; x++) {
-    double *out = d != NULL ? t8 : s->d8 + (size_t)x * SYM_LANES;
-    kern->sum8(s->borb, s->bval, s->bptr[x], s->bptr[x + 1], s->r8, out);
-    if (d != NULL) sym_box_out(s, x, t8, d);
+  if (d == NULL) {
+    kern->sum8(s->bptr, x0, x1, s->borb, s->bval, s->r8, s->d8 + (size_t)x0 * SYM_LANES);
+    return;
+  }
+  double t8[SYM_ROWS * SYM_LANES];
+  for (uint32_t x = x0; x < x1; x += SYM_ROWS) {
+    const uint32_t n = x1 - x < SYM_ROWS ? x1 - x : SYM_ROWS;
+    kern->sum8(s->bptr, x, x + n, s->borb, s->bval, s->r8, t8);
+    for (uint32_t i = 0; i < n; i++) sym_box_out(s, x + i, t8 + i * SYM_LANES, d);
   }
 }
 

@@ -117,25 +117,28 @@ void pinet_simd_bpfx4_c(const pinet_simd_bpfx4 *j, uint32_t nv, uint32_t c0, uin
   }
 }
 
-void pinet_simd_sum8_c(const uint32_t *k, const float *v, uint64_t e0, uint64_t e1,
-                       const double *x, double *out) {
-  double a[8] = {0}, b[8] = {0}, c[8] = {0}, f[8] = {0};
-  uint64_t e = e0;
-  for (; e + 4 <= e1; e += 4) {
-    const double v0 = v[e], v1 = v[e + 1], v2 = v[e + 2], v3 = v[e + 3];
-    const double *l0 = x + k[e], *l1 = x + k[e + 1], *l2 = x + k[e + 2], *l3 = x + k[e + 3];
-    for (int g = 0; g < 8; g++) {
-      a[g] += v0 * l0[g];
-      b[g] += v1 * l1[g];
-      c[g] += v2 * l2[g];
-      f[g] += v3 * l3[g];
+void pinet_simd_sum8_c(const uint64_t *ptr, uint32_t r0, uint32_t r1, const uint32_t *k,
+                       const float *v, const double *x, double *out) {
+  for (uint32_t r = r0; r < r1; r++, out += 8) {
+    double a[8] = {0}, b[8] = {0}, c[8] = {0}, f[8] = {0};
+    const uint64_t e1 = ptr[r + 1];
+    uint64_t e = ptr[r];
+    for (; e + 4 <= e1; e += 4) {
+      const double v0 = v[e], v1 = v[e + 1], v2 = v[e + 2], v3 = v[e + 3];
+      const double *l0 = x + k[e], *l1 = x + k[e + 1], *l2 = x + k[e + 2], *l3 = x + k[e + 3];
+      for (int g = 0; g < 8; g++) {
+        a[g] += v0 * l0[g];
+        b[g] += v1 * l1[g];
+        c[g] += v2 * l2[g];
+        f[g] += v3 * l3[g];
+      }
     }
+    for (; e < e1; e++) {
+      const double v0 = v[e], *l0 = x + k[e];
+      for (int g = 0; g < 8; g++) a[g] += v0 * l0[g];
+    }
+    for (int g = 0; g < 8; g++) out[g] = (a[g] + b[g]) + (c[g] + f[g]);
   }
-  for (; e < e1; e++) {
-    const double v0 = v[e], *l0 = x + k[e];
-    for (int g = 0; g < 8; g++) a[g] += v0 * l0[g];
-  }
-  for (int g = 0; g < 8; g++) out[g] = (a[g] + b[g]) + (c[g] + f[g]);
 }
 
 double pinet_simd_dot16_c(const uint16_t *idx, const float *val, uint64_t e0, uint64_t e1,
@@ -168,6 +171,10 @@ int32_t pinet_simd_s3fx_c(const uint32_t *idx, const float *val, uint64_t e0, ui
   return (int32_t)s;
 }
 
+void pinet_simd_ratio8_c(const double *n, const double *nbar, double *r) {
+  for (int g = 0; g < 8; g++) r[g] = nbar[g] > 0.0 ? n[g] / nbar[g] : 0.0;
+}
+
 static void add_i32_c(uint32_t *dst, const uint32_t *src, size_t n) {
   for (size_t i = 0; i < n; i++) dst[i] += src[i];
 }
@@ -179,9 +186,9 @@ static void add_f64_c(double *dst, const double *src, size_t n) {
 }
 
 static const pinet_simd_kernels k_kernels_c = {
-    PINET_ISA_SSE2,     pinet_simd_bp4_c,  pinet_simd_bpfx4_c, pinet_simd_sum8_c,
-    pinet_simd_dot16_c, pinet_simd_s1fx_c, pinet_simd_s3fx_c,  add_i32_c,
-    add_f32_c,          add_f64_c};
+    PINET_ISA_SSE2,      pinet_simd_bp4_c,   pinet_simd_bpfx4_c, pinet_simd_sum8_c,
+    pinet_simd_ratio8_c, pinet_simd_dot16_c, pinet_simd_s1fx_c,  pinet_simd_s3fx_c,
+    add_i32_c,           add_f32_c,          add_f64_c};
 
 const pinet_simd_kernels *pinet_simd_kernels_for(pinet_isa isa) {
 #if defined(PINET_SIMD_X86)

@@ -60,12 +60,18 @@ typedef void (*pinet_simd_bpfx4_fn)(const pinet_simd_bpfx4 *j, uint32_t nv, uint
 
 /* ---- EM --------------------------------------------------------------------------------------- */
 
-/* The symmetric sweep's sum: out[g] = sum_e v[e] * x[k[e] + g], g = 0 .. 7, over e in [e0, e1)
- * as four partial sums (e - e0 mod 4; the last (e1 - e0) mod 4 entries go to the first), added as
- * (s0 + s1) + (s2 + s3). x + k[e] is 64-byte aligned. v holds the matrix's float lengths (half
- * the bytes of doubles; widening is exact, so the products are the same). */
-typedef void (*pinet_simd_sum8_fn)(const uint32_t *k, const float *v, uint64_t e0, uint64_t e1,
-                                   const double *x, double *out);
+/* The symmetric sweep's sums for the rows [r0, r1) of a CSR (ptr): for each row r and g = 0 .. 7,
+ * out[8 (r - r0) + g] = sum_e v[e] * x[k[e] + g] over e in [ptr[r], ptr[r + 1]), as four
+ * partial sums (e - ptr[r] mod 4; the last (ptr[r + 1] - ptr[r]) mod 4 entries go to the first),
+ * added as (s0 + s1) + (s2 + s3). x + k[e] is 64-byte aligned. v holds the matrix's float
+ * lengths (half the bytes of doubles; widening is exact, so the products are the same). A range
+ * of rows a call: the rows are short (about 30 entries by box at 128 x 128). */
+typedef void (*pinet_simd_sum8_fn)(const uint64_t *ptr, uint32_t r0, uint32_t r1, const uint32_t *k,
+                                   const float *v, const double *x, double *out);
+
+/* S2 for an orbit's eight lanes: r[g] = n[g] / nbar[g] where nbar[g] > 0, else 0 (as
+ * pinet_em_s2; one division each, so the same on every ISA). */
+typedef void (*pinet_simd_ratio8_fn)(const double *n, const double *nbar, double *r);
 
 /* The plain sweep's forward projection: sum_e val[e] * x[idx[e]] as eight partial sums
  * (e - e0 mod 8) added as ((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7)), then the last
@@ -92,6 +98,7 @@ typedef struct pinet_simd_kernels {
   pinet_simd_bp4_fn bp4;
   pinet_simd_bpfx4_fn bpfx4;
   pinet_simd_sum8_fn sum8;
+  pinet_simd_ratio8_fn ratio8;
   pinet_simd_dot16_fn dot16;
   pinet_simd_s1fx_fn s1fx;
   pinet_simd_s3fx_fn s3fx;
@@ -113,8 +120,9 @@ void pinet_simd_bp4_c(const pinet_simd_bp4 *j);
 void pinet_simd_bp4_row_c(const pinet_simd_bp4 *j, uint32_t r, uint32_t c0, uint32_t c1);
 void pinet_simd_bpfx4_c(const pinet_simd_bpfx4 *j, uint32_t nv, uint32_t c0, uint32_t len,
                         double scale, int32_t *acc);
-void pinet_simd_sum8_c(const uint32_t *k, const float *v, uint64_t e0, uint64_t e1,
-                       const double *x, double *out);
+void pinet_simd_sum8_c(const uint64_t *ptr, uint32_t r0, uint32_t r1, const uint32_t *k,
+                       const float *v, const double *x, double *out);
+void pinet_simd_ratio8_c(const double *n, const double *nbar, double *r);
 double pinet_simd_dot16_c(const uint16_t *idx, const float *val, uint64_t e0, uint64_t e1,
                           const double *x);
 int32_t pinet_simd_s1fx_c(const uint32_t *idx, const float *val, uint64_t e0, uint64_t e1,

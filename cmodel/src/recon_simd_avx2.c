@@ -205,30 +205,42 @@ static void bpfx4_avx2(const pinet_simd_bpfx4 *j, uint32_t nv, uint32_t c0, uint
 
 /* ---- EM --------------------------------------------------------------------------------------- */
 
-static void sum8_avx2(const uint32_t *k, const float *v, uint64_t e0, uint64_t e1,
-                      const double *x, double *out) {
-  __m256d a0 = _mm256_setzero_pd(), a1 = a0, b0 = a0, b1 = a0, c0 = a0, c1 = a0, f0 = a0, f1 = a0;
-  uint64_t e = e0;
-  for (; e + 4 <= e1; e += 4) {
-    const __m256d v0 = _mm256_set1_pd((double)v[e]), v1 = _mm256_set1_pd((double)v[e + 1]);
-    const __m256d v2 = _mm256_set1_pd((double)v[e + 2]), v3 = _mm256_set1_pd((double)v[e + 3]);
-    const double *l0 = x + k[e], *l1 = x + k[e + 1], *l2 = x + k[e + 2], *l3 = x + k[e + 3];
-    a0 = _mm256_add_pd(a0, _mm256_mul_pd(v0, _mm256_load_pd(l0)));
-    a1 = _mm256_add_pd(a1, _mm256_mul_pd(v0, _mm256_load_pd(l0 + 4)));
-    b0 = _mm256_add_pd(b0, _mm256_mul_pd(v1, _mm256_load_pd(l1)));
-    b1 = _mm256_add_pd(b1, _mm256_mul_pd(v1, _mm256_load_pd(l1 + 4)));
-    c0 = _mm256_add_pd(c0, _mm256_mul_pd(v2, _mm256_load_pd(l2)));
-    c1 = _mm256_add_pd(c1, _mm256_mul_pd(v2, _mm256_load_pd(l2 + 4)));
-    f0 = _mm256_add_pd(f0, _mm256_mul_pd(v3, _mm256_load_pd(l3)));
-    f1 = _mm256_add_pd(f1, _mm256_mul_pd(v3, _mm256_load_pd(l3 + 4)));
+static void sum8_avx2(const uint64_t *ptr, uint32_t r0, uint32_t r1, const uint32_t *k,
+                      const float *v, const double *x, double *out) {
+  for (uint32_t r = r0; r < r1; r++, out += 8) {
+    __m256d a0 = _mm256_setzero_pd(), a1 = a0, b0 = a0, b1 = a0, c0 = a0, c1 = a0, f0 = a0, f1 = a0;
+    const uint64_t e1 = ptr[r + 1];
+    uint64_t e = ptr[r];
+    for (; e + 4 <= e1; e += 4) {
+      const __m256d w = _mm256_cvtps_pd(_mm_loadu_ps(v + e)); /* widened (exact), then each lane */
+      const __m256d v0 = _mm256_permute4x64_pd(w, 0x00), v1 = _mm256_permute4x64_pd(w, 0x55);
+      const __m256d v2 = _mm256_permute4x64_pd(w, 0xaa), v3 = _mm256_permute4x64_pd(w, 0xff);
+      const double *l0 = x + k[e], *l1 = x + k[e + 1], *l2 = x + k[e + 2], *l3 = x + k[e + 3];
+      a0 = _mm256_add_pd(a0, _mm256_mul_pd(v0, _mm256_load_pd(l0)));
+      a1 = _mm256_add_pd(a1, _mm256_mul_pd(v0, _mm256_load_pd(l0 + 4)));
+      b0 = _mm256_add_pd(b0, _mm256_mul_pd(v1, _mm256_load_pd(l1)));
+      b1 = _mm256_add_pd(b1, _mm256_mul_pd(v1, _mm256_load_pd(l1 + 4)));
+      c0 = _mm256_add_pd(c0, _mm256_mul_pd(v2, _mm256_load_pd(l2)));
+      c1 = _mm256_add_pd(c1, _mm256_mul_pd(v2, _mm256_load_pd(l2 + 4)));
+      f0 = _mm256_add_pd(f0, _mm256_mul_pd(v3, _mm256_load_pd(l3)));
+      f1 = _mm256_add_pd(f1, _mm256_mul_pd(v3, _mm256_load_pd(l3 + 4)));
+    }
+    for (; e < e1; e++) {
+      const __m256d v0 = _mm256_set1_pd((double)v[e]);
+      a0 = _mm256_add_pd(a0, _mm256_mul_pd(v0, _mm256_load_pd(x + k[e])));
+      a1 = _mm256_add_pd(a1, _mm256_mul_pd(v0, _mm256_load_pd(x + k[e] + 4)));
+    }
+    _mm256_storeu_pd(out, _mm256_add_pd(_mm256_add_pd(a0, b0), _mm256_add_pd(c0, f0)));
+    _mm256_storeu_pd(out + 4, _mm256_add_pd(_mm256_add_pd(a1, b1), _mm256_add_pd(c1, f1)));
   }
-  for (; e < e1; e++) {
-    const __m256d v0 = _mm256_set1_pd((double)v[e]);
-    a0 = _mm256_add_pd(a0, _mm256_mul_pd(v0, _mm256_load_pd(x + k[e])));
-    a1 = _mm256_add_pd(a1, _mm256_mul_pd(v0, _mm256_load_pd(x + k[e] + 4)));
+}
+
+static void ratio8_avx2(const double *n, const double *nbar, double *r) {
+  for (int h = 0; h < 8; h += 4) { /* the quotient where nbar > 0, +0 elsewhere */
+    const __m256d nb = _mm256_loadu_pd(nbar + h);
+    const __m256d pos = _mm256_cmp_pd(nb, _mm256_setzero_pd(), _CMP_GT_OQ);
+    _mm256_storeu_pd(r + h, _mm256_and_pd(pos, _mm256_div_pd(_mm256_loadu_pd(n + h), nb)));
   }
-  _mm256_storeu_pd(out, _mm256_add_pd(_mm256_add_pd(a0, b0), _mm256_add_pd(c0, f0)));
-  _mm256_storeu_pd(out + 4, _mm256_add_pd(_mm256_add_pd(a1, b1), _mm256_add_pd(c1, f1)));
 }
 
 /* partial sums s0..s3 in A, s4..s7 in B (entry e - e0 mod 8) */
@@ -342,7 +354,7 @@ static void add_f64_avx2(double *dst, const double *src, size_t n) {
 }
 
 static const pinet_simd_kernels k_kernels_avx2 = {
-    PINET_ISA_AVX2, bp4_avx2,     bpfx4_avx2,   sum8_avx2,   dot16_avx2,
+    PINET_ISA_AVX2, bp4_avx2,     bpfx4_avx2,   sum8_avx2,    ratio8_avx2, dot16_avx2,
     s1fx_avx2,      s3fx_avx2,    add_i32_avx2, add_f32_avx2, add_f64_avx2};
 
 const pinet_simd_kernels *pinet_simd_kernels_avx2(void) { return &k_kernels_avx2; }

@@ -164,18 +164,44 @@ static void bpfx4_avx512(const pinet_simd_bpfx4 *j, uint32_t nv, uint32_t c0, ui
 /* v[e] widened to double (exact) and broadcast */
 static inline __m512d bcast_pd(const float *v, uint64_t e) { return _mm512_set1_pd((double)v[e]); }
 
-static void sum8_avx512(const uint32_t *k, const float *v, uint64_t e0, uint64_t e1,
-                        const double *x, double *out) {
-  __m512d a = _mm512_setzero_pd(), b = a, c = a, f = a;
-  uint64_t e = e0;
-  for (; e + 4 <= e1; e += 4) {
-    a = _mm512_add_pd(a, _mm512_mul_pd(bcast_pd(v, e), _mm512_load_pd(x + k[e])));
-    b = _mm512_add_pd(b, _mm512_mul_pd(bcast_pd(v, e + 1), _mm512_load_pd(x + k[e + 1])));
-    c = _mm512_add_pd(c, _mm512_mul_pd(bcast_pd(v, e + 2), _mm512_load_pd(x + k[e + 2])));
-    f = _mm512_add_pd(f, _mm512_mul_pd(bcast_pd(v, e + 3), _mm512_load_pd(x + k[e + 3])));
+static void sum8_avx512(const uint64_t *ptr, uint32_t r0, uint32_t r1, const uint32_t *k,
+                        const float *v, const double *x, double *out) {
+  /* eight entries' lengths widened in one register, each broadcast by a permute (not a convert
+   * and a broadcast an entry) */
+  const __m512i i0 = _mm512_set1_epi64(0), i1 = _mm512_set1_epi64(1), i2 = _mm512_set1_epi64(2),
+                i3 = _mm512_set1_epi64(3), i4 = _mm512_set1_epi64(4), i5 = _mm512_set1_epi64(5),
+                i6 = _mm512_set1_epi64(6), i7 = _mm512_set1_epi64(7);
+  for (uint32_t r = r0; r < r1; r++, out += 8) {
+    __m512d a = _mm512_setzero_pd(), b = a, c = a, f = a;
+    const uint64_t e1 = ptr[r + 1];
+    uint64_t e = ptr[r];
+    for (; e + 8 <= e1; e += 8) {
+      const __m512d w = _mm512_cvtps_pd(_mm256_loadu_ps(v + e));
+      a = _mm512_add_pd(a, _mm512_mul_pd(_mm512_permutexvar_pd(i0, w), _mm512_load_pd(x + k[e])));
+      b = _mm512_add_pd(b, _mm512_mul_pd(_mm512_permutexvar_pd(i1, w), _mm512_load_pd(x + k[e + 1])));
+      c = _mm512_add_pd(c, _mm512_mul_pd(_mm512_permutexvar_pd(i2, w), _mm512_load_pd(x + k[e + 2])));
+      f = _mm512_add_pd(f, _mm512_mul_pd(_mm512_permutexvar_pd(i3, w), _mm512_load_pd(x + k[e + 3])));
+      a = _mm512_add_pd(a, _mm512_mul_pd(_mm512_permutexvar_pd(i4, w), _mm512_load_pd(x + k[e + 4])));
+      b = _mm512_add_pd(b, _mm512_mul_pd(_mm512_permutexvar_pd(i5, w), _mm512_load_pd(x + k[e + 5])));
+      c = _mm512_add_pd(c, _mm512_mul_pd(_mm512_permutexvar_pd(i6, w), _mm512_load_pd(x + k[e + 6])));
+      f = _mm512_add_pd(f, _mm512_mul_pd(_mm512_permutexvar_pd(i7, w), _mm512_load_pd(x + k[e + 7])));
+    }
+    if (e + 4 <= e1) {
+      a = _mm512_add_pd(a, _mm512_mul_pd(bcast_pd(v, e), _mm512_load_pd(x + k[e])));
+      b = _mm512_add_pd(b, _mm512_mul_pd(bcast_pd(v, e + 1), _mm512_load_pd(x + k[e + 1])));
+      c = _mm512_add_pd(c, _mm512_mul_pd(bcast_pd(v, e + 2), _mm512_load_pd(x + k[e + 2])));
+      f = _mm512_add_pd(f, _mm512_mul_pd(bcast_pd(v, e + 3), _mm512_load_pd(x + k[e + 3])));
+      e += 4;
+    }
+    for (; e < e1; e++) a = _mm512_add_pd(a, _mm512_mul_pd(bcast_pd(v, e), _mm512_load_pd(x + k[e])));
+    _mm512_storeu_pd(out, _mm512_add_pd(_mm512_add_pd(a, b), _mm512_add_pd(c, f)));
   }
-  for (; e < e1; e++) a = _mm512_add_pd(a, _mm512_mul_pd(bcast_pd(v, e), _mm512_load_pd(x + k[e])));
-  _mm512_storeu_pd(out, _mm512_add_pd(_mm512_add_pd(a, b), _mm512_add_pd(c, f)));
+}
+
+static void ratio8_avx512(const double *n, const double *nbar, double *r) {
+  const __m512d nb = _mm512_loadu_pd(nbar);
+  const __mmask8 pos = _mm512_cmp_pd_mask(nb, _mm512_setzero_pd(), _CMP_GT_OQ);
+  _mm512_storeu_pd(r, _mm512_maskz_div_pd(pos, _mm512_loadu_pd(n), nb)); /* +0 elsewhere */
 }
 
 /* the eight partial sums s0..s7 in one register (entry e - e0 mod 8) */
@@ -280,8 +306,9 @@ static void add_f64_avx512(double *dst, const double *src, size_t n) {
 }
 
 static const pinet_simd_kernels k_kernels_avx512 = {
-    PINET_ISA_AVX512, bp4_avx512,     bpfx4_avx512,   sum8_avx512,    dot16_avx512,
-    s1fx_avx512,      s3fx_avx512,    add_i32_avx512, add_f32_avx512, add_f64_avx512};
+    PINET_ISA_AVX512, bp4_avx512,     bpfx4_avx512,   sum8_avx512,    ratio8_avx512,
+    dot16_avx512,     s1fx_avx512,    s3fx_avx512,    add_i32_avx512, add_f32_avx512,
+    add_f64_avx512};
 
 const pinet_simd_kernels *pinet_simd_kernels_avx512(void) { return &k_kernels_avx512; }
 
