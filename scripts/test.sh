@@ -29,7 +29,9 @@ label_args=()
 step() { echo; echo "=== $* ==="; }
 
 step "configure + build (Release)"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_LONG_TESTS=$long >build.configure.log 2>&1 \
+# Our RTL and every cosim, whatever an earlier verify.sh --rtl --build build left in the cache.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_LONG_TESTS=$long -DPINET_RTL_DIR= \
+  -DPINET_COSIM_TARGETS= >build.configure.log 2>&1 \
   || { cat build.configure.log >&2; exit 3; }
 cmake --build build >build.build.log 2>&1 || { tail -n 60 build.build.log >&2; echo "test: build failed" >&2; exit 3; }
 
