@@ -1,11 +1,26 @@
 /* recon_pool.c - the worker threads an FBP or EM object keeps for its kernels (recon_simd.h):
- * fork-join on a mutex and two condition variables, the calling thread taking part k = 0. */
+ * fork-join, the calling thread taking part k = 0. An EM iteration is four or five joins about
+ * 0.1 ms apart, and waking a thread from a condition variable can take tens of microseconds (more
+ * in a virtual machine), so both sides first poll an atomic for a while (POOL_SPIN pauses) and
+ * only then sleep on the mutex and condition variables. Only when every thread has a CPU of its
+ * own: a thread that polls on a shared CPU delays the one that has the work. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "error_private.h"
 #include "recon_simd.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define POOL_PAUSE() _mm_pause()
+#else
+#define POOL_PAUSE() ((void)0)
+#endif
+
+#define POOL_SPIN 4000u
 
 typedef struct pool_worker {
   pinet_pool *pool;
@@ -13,43 +28,59 @@ typedef struct pool_worker {
 } pool_worker;
 
 struct pinet_pool {
-  uint32_t n;          /* threads, the caller included */
-  uint32_t started;    /* workers running */
+  uint32_t n;                /* threads, the caller included */
+  uint32_t started;          /* workers running */
+  uint32_t spin;             /* pauses to poll before sleeping: POOL_SPIN, or 0 */
   pthread_t *th;
   pool_worker *wk;
   pthread_mutex_t mu;
   pthread_cond_t go, done;
-  uint64_t gen;        /* bumped per job */
-  uint32_t pending;    /* workers still in the current job */
-  int stop;
+  atomic_uint_fast64_t gen;  /* bumped per job (fn and ctx are written before) */
+  atomic_uint pending;       /* workers still in the current job */
+  atomic_uint sleepers;      /* workers asleep on go, or about to be */
+  atomic_uint caller_asleep; /* the caller asleep on done, or about to be */
+  atomic_int stop;
   pinet_pool_fn fn;
   void *ctx;
 };
 
+/* Sequentially consistent on both sides of each hand-off: a worker announces that it sleeps and
+ * then re-reads gen, the caller bumps gen and then reads the announcement, so one of them sees
+ * the other's write (and the same for pending and caller_asleep). */
 static void *pool_main(void *arg) {
   pool_worker *w = arg;
   pinet_pool *p = w->pool;
   uint64_t seen = 0;
-  pthread_mutex_lock(&p->mu);
   for (;;) {
-    while (p->gen == seen && !p->stop) pthread_cond_wait(&p->go, &p->mu);
-    if (p->stop) break;
-    seen = p->gen;
-    pinet_pool_fn fn = p->fn;
-    void *ctx = p->ctx;
-    pthread_mutex_unlock(&p->mu);
-    fn(ctx, w->k, p->n);
-    pthread_mutex_lock(&p->mu);
-    if (--p->pending == 0) pthread_cond_signal(&p->done);
+    for (uint32_t spin = 0; spin < p->spin && atomic_load(&p->gen) == seen; spin++) {
+      if (atomic_load(&p->stop)) break;
+      POOL_PAUSE();
+    }
+    if (atomic_load(&p->gen) == seen && !atomic_load(&p->stop)) {
+      pthread_mutex_lock(&p->mu);
+      atomic_fetch_add(&p->sleepers, 1);
+      while (atomic_load(&p->gen) == seen && !atomic_load(&p->stop)) {
+        pthread_cond_wait(&p->go, &p->mu);
+      }
+      atomic_fetch_sub(&p->sleepers, 1);
+      pthread_mutex_unlock(&p->mu);
+    }
+    if (atomic_load(&p->stop)) break;
+    seen = atomic_load(&p->gen);
+    p->fn(p->ctx, w->k, p->n);
+    if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_asleep)) {
+      pthread_mutex_lock(&p->mu);
+      pthread_cond_signal(&p->done);
+      pthread_mutex_unlock(&p->mu);
+    }
   }
-  pthread_mutex_unlock(&p->mu);
   return NULL;
 }
 
 void pinet_pool_free(pinet_pool *pool) {
   if (pool == NULL) return;
   pthread_mutex_lock(&pool->mu);
-  pool->stop = 1;
+  atomic_store(&pool->stop, 1);
   pthread_cond_broadcast(&pool->go);
   pthread_mutex_unlock(&pool->mu);
   for (uint32_t i = 0; i < pool->started; i++) pthread_join(pool->th[i], NULL);
@@ -69,6 +100,13 @@ pinet_status pinet_pool_create(uint32_t threads, pinet_pool **out) {
   pinet_pool *p = calloc(1, sizeof *p);
   RETURN_ERROR_IF(p == NULL, PINET_ERR_NOMEM);
   p->n = threads;
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  p->spin = cpus > 0 && threads <= (unsigned long)cpus ? POOL_SPIN : 0;
+  atomic_init(&p->gen, 0);
+  atomic_init(&p->pending, 0);
+  atomic_init(&p->sleepers, 0);
+  atomic_init(&p->caller_asleep, 0);
+  atomic_init(&p->stop, 0);
   p->th = malloc((threads - 1) * sizeof *p->th);
   p->wk = malloc((threads - 1) * sizeof *p->wk);
   if (p->th == NULL || p->wk == NULL) {
@@ -118,17 +156,24 @@ void pinet_pool_run(pinet_pool *pool, pinet_pool_fn fn, void *ctx) {
     fn(ctx, 0, 1);
     return;
   }
-  pthread_mutex_lock(&pool->mu);
   pool->fn = fn;
   pool->ctx = ctx;
-  pool->pending = pool->started;
-  pool->gen++;
-  pthread_cond_broadcast(&pool->go);
-  pthread_mutex_unlock(&pool->mu);
+  atomic_store(&pool->pending, pool->started);
+  atomic_fetch_add(&pool->gen, 1); /* publishes fn and ctx */
+  if (atomic_load(&pool->sleepers) > 0) {
+    pthread_mutex_lock(&pool->mu);
+    pthread_cond_broadcast(&pool->go);
+    pthread_mutex_unlock(&pool->mu);
+  }
   fn(ctx, 0, pool->n);
-  pthread_mutex_lock(&pool->mu);
-  while (pool->pending > 0) pthread_cond_wait(&pool->done, &pool->mu);
-  pthread_mutex_unlock(&pool->mu);
+  for (uint32_t spin = 0; spin < pool->spin && atomic_load(&pool->pending) > 0; spin++) POOL_PAUSE();
+  if (atomic_load(&pool->pending) > 0) {
+    pthread_mutex_lock(&pool->mu);
+    atomic_store(&pool->caller_asleep, 1);
+    while (atomic_load(&pool->pending) > 0) pthread_cond_wait(&pool->done, &pool->mu);
+    atomic_store(&pool->caller_asleep, 0);
+    pthread_mutex_unlock(&pool->mu);
+  }
 }
 
 void pinet_pool_split(const uint64_t *prefix, uint64_t count, uint32_t k, uint32_t n, uint64_t *lo,
