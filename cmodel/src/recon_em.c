@@ -323,8 +323,14 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sy
     uint32_t rep = t, active = orbit_lanes(&bt, gmap, hash, table, tsize, t, covered, ti, tv, lane);
     if (active >= 2) { /* represented by the lane whose row reads the boxes most nearly in order */
       uint32_t best = t;
+      uint64_t best_jumps = row_jumps(&bt, t);
       for (uint32_t g = 1; g < SYM_LANES; g++) {
-        if (lane[g] != SYM_NONE && row_jumps(&bt, lane[g]) < row_jumps(&bt, best)) best = lane[g];
+        if (lane[g] == SYM_NONE) continue;
+        const uint64_t jumps = row_jumps(&bt, lane[g]);
+        if (jumps < best_jumps) {
+          best = lane[g];
+          best_jumps = jumps;
+        }
       }
       if (best != t) { /* the same orbit seen from best (exact images are mutual) */
         uint32_t keep[SYM_LANES];
