@@ -292,10 +292,11 @@ static void test_recon_par_bad_input(void **state) {
 
 static const uint32_t k_pes_kind[5] = {1, 2, 4, 8, 16};
 
-/* One collective of a run: the op and its M, as docs/recon.md lists them. */
+/* One collective of a run: the op, its M and its element type, as docs/recon.md lists them. */
 typedef struct coll {
   pinet_shuffle_op op;
   uint32_t words;
+  pinet_shuffle_elem elem; /* the fast integrate of int32 goes around the ring */
 } coll;
 
 static uint32_t up_to(uint32_t x, uint32_t q) { return (x + q - 1) / q * q; }
@@ -313,8 +314,9 @@ static uint64_t cycles_of(const coll *list, size_t n, uint32_t pes, int fast, ui
   uint64_t sum = custom;
   for (size_t i = 0; i < n; i++) {
     pinet_shuffle_schedule *s = NULL;
-    pinet_status st = fast ? pinet_shuffle_build_fast(&s, list[i].op, pes, list[i].words)
-                           : pinet_shuffle_build(&s, list[i].op, pes, list[i].words);
+    pinet_status st =
+        fast ? pinet_shuffle_build_fast_typed(&s, list[i].op, pes, list[i].words, list[i].elem)
+             : pinet_shuffle_build(&s, list[i].op, pes, list[i].words);
     if (st != PINET_OK) fail_msg("build %s N=%u M=%u: %d", pinet_shuffle_op_name(list[i].op), pes,
                                  list[i].words, (int)st);
     uint64_t t = 0;
@@ -356,7 +358,7 @@ static void check_kind_comm(const char *what, uint32_t pes, const pinet_recon_co
   assert_int_equal(cf->schedules, want_schedules);
   assert_int_equal(cp->total_work, cf->total_work);
   assert_int_equal(cp->max_work, cf->max_work);
-  assert_int_equal(cp->words_summed, cf->words_summed); /* integration is the same schedule */
+  assert_int_equal(cp->words_summed, cf->words_summed); /* N - 1 additions per word, tree or ring */
 }
 
 /* 1 if every field of two summaries is equal (the struct has padding: no memcmp). */
@@ -420,10 +422,12 @@ static void test_recon_par_fbp_schedule_kind(void **state) {
         continue;
       }
       const uint32_t n = log2_of(pes), vpp = (V + pes - 1) / pes, img = up_to(N * N, pes);
-      const coll list[4] = {{PINET_SHUFFLE_OP_SCATTER, vpp * pes * D},
-                            {PINET_SHUFFLE_OP_BCAST_HOST, up_to(plen / 2 + 1, n)},
-                            {PINET_SHUFFLE_OP_INTEGRATE, img},
-                            {PINET_SHUFFLE_OP_ALLGATHER, img}};
+      const pinet_shuffle_elem ie = fx ? PINET_SHUFFLE_I32 : PINET_SHUFFLE_F64;
+      const pinet_shuffle_elem f32 = PINET_SHUFFLE_F32, f64 = PINET_SHUFFLE_F64;
+      const coll list[4] = {{PINET_SHUFFLE_OP_SCATTER, vpp * pes * D, f32},
+                            {PINET_SHUFFLE_OP_BCAST_HOST, up_to(plen / 2 + 1, n), f64},
+                            {PINET_SHUFFLE_OP_INTEGRATE, img, ie},
+                            {PINET_SHUFFLE_OP_ALLGATHER, img, f64}};
       const uint64_t upload = (uint64_t)img + 1; /* PE 0 -> host: one step of M words */
       check_kind_comm(what, pes, &cp, &cf, cycles_of(list, 4, pes, 0, upload),
                       cycles_of(list, 4, pes, 1, upload), 5);
@@ -433,9 +437,10 @@ static void test_recon_par_fbp_schedule_kind(void **state) {
          *   fast (n+1) + M + n(n+1)/2 = 3 + 1536 + 3 = 1542;
          * bcast-host M = 34 (33 rounded up to a multiple of n): paper 2n (1 + M/n) = 4 * 18 = 72,
          *   fast M + n + 1 = 37;
-         * integrate and allgather M = 1024: paper n + (1 - 1/N) M = 2 + 768 = 770 each, and
-         *   integrate is the paper's in both kinds; PE 0's upload: 1 + 1024 = 1025. The fast
-         *   allgather (section 13 gives no closed form to copy yet) is taken from its builder. */
+         * integrate and allgather M = 1024: paper n + (1 - 1/N) M = 2 + 768 = 770 each; the
+         *   fast integrate is the paper's for float data, for the fixed-point run (int32) the
+         *   ring's ceil((M - S)/2) + N/2 = 384 + 2 = 386; PE 0's upload: 1 + 1024 = 1025. The
+         *   fast allgather is taken from its builder. */
         assert_int_equal(cp.cycles_paper, 1923 + 72 + 770 + 770 + 1025);
         pinet_shuffle_schedule *ag = NULL;
         uint64_t t_ag = 0;
@@ -443,7 +448,7 @@ static void test_recon_par_fbp_schedule_kind(void **state) {
                          PINET_OK);
         assert_int_equal(pinet_shuffle_cycle_total(ag, &t_ag), PINET_OK);
         pinet_shuffle_schedule_free(ag);
-        assert_int_equal(cf.cycles_fast, 1542 + 37 + 770 + t_ag + 1025);
+        assert_int_equal(cf.cycles_fast, 1542 + 37 + (fx ? 386 : 770) + t_ag + 1025);
       }
     }
   }
@@ -503,14 +508,15 @@ static void test_recon_par_em_schedule_kind(void **state) {
         const uint32_t n = log2_of(pes), tp = up_to(T, pes), bp = up_to(B, pes);
         coll list[4 + 2 * 3];
         size_t k = 0;
-        list[k++] = (coll){PINET_SHUFFLE_OP_BCAST_HOST, up_to(T, n)};
-        list[k++] = (coll){PINET_SHUFFLE_OP_SCATTER, (uint32_t)(maxe * pes * 2)};
+        const pinet_shuffle_elem ne = fx ? PINET_SHUFFLE_I32 : PINET_SHUFFLE_F64;
+        list[k++] = (coll){PINET_SHUFFLE_OP_BCAST_HOST, up_to(T, n), PINET_SHUFFLE_F64};
+        list[k++] = (coll){PINET_SHUFFLE_OP_SCATTER, (uint32_t)(maxe * pes * 2), PINET_SHUFFLE_F64};
         for (uint32_t it = 0; it < iters; it++) {
-          list[k++] = (coll){PINET_SHUFFLE_OP_INTEGRATE, tp};
-          list[k++] = (coll){PINET_SHUFFLE_OP_ALLGATHER, tp};
+          list[k++] = (coll){PINET_SHUFFLE_OP_INTEGRATE, tp, ne};
+          list[k++] = (coll){PINET_SHUFFLE_OP_ALLGATHER, tp, PINET_SHUFFLE_F64};
         }
-        list[k++] = (coll){PINET_SHUFFLE_OP_INTEGRATE, bp};
-        list[k++] = (coll){PINET_SHUFFLE_OP_UPLOAD, bp};
+        list[k++] = (coll){PINET_SHUFFLE_OP_INTEGRATE, bp, PINET_SHUFFLE_F64};
+        list[k++] = (coll){PINET_SHUFFLE_OP_UPLOAD, bp, PINET_SHUFFLE_F64};
         const int ring = part == PINET_EM_PARTITION_MODIFIED;
         const uint64_t custom = ring ? 2u * iters : 0;
         check_kind_comm(what, pes, &cp, &cf, cycles_of(list, k, pes, 0, custom),

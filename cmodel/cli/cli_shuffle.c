@@ -35,7 +35,7 @@ static const pinet_shuffle_op k_run_op_values[] = {
     PINET_SHUFFLE_OP_UPLOAD};
 static const char *const k_types[] = {"i32", "f32", "f64", NULL};
 /* --schedule: the index is the pinet_shuffle_kind, 0 = PINET_SHUFFLE_PAPER (pinet_shuffle_build),
- * 1 = PINET_SHUFFLE_FAST (pinet_shuffle_build_fast) */
+ * 1 = PINET_SHUFFLE_FAST (pinet_shuffle_build_fast_typed for --type) */
 static const char *const k_schedules[] = {"paper", "fast", NULL};
 
 static void print_area_help(FILE *out) {
@@ -557,7 +557,10 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
                           pes, words, (uint64_t)words * pes, CLI_MAX_TOTAL_WORDS);
   }
   pinet_shuffle_schedule *s = NULL;
-  pinet_status st = pinet_shuffle_build_kind(&s, (pinet_shuffle_kind)sched_index, op, pes, words);
+  /* the fast integrate depends on the type: ring order for int32, the paper's tree for floats */
+  pinet_status st = sched_index == PINET_SHUFFLE_PAPER
+                        ? pinet_shuffle_build(&s, op, pes, words)
+                        : pinet_shuffle_build_fast_typed(&s, op, pes, words, elem);
   if (st != PINET_OK) {
     return pinet_cli_fail(ctx, st, "cannot build the %s schedule", k_run_ops[op_index]);
   }

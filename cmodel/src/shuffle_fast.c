@@ -1,8 +1,9 @@
 /* shuffle_fast.c - the fast schedules (issue 11): cut-through broadcasts over two arc-disjoint
  * spanning trees that finish at the link-capacity bound; scatter and upload with the host link
  * busy nearly every cycle; gather over both of PE 0's useful in-channels; allgather around the
- * ring. Integrate is the paper schedule. Trees, timing and proofs:
- * docs/shuffle.md section 13. */
+ * ring; integrate of int32 data around the ring the other way round (its float sums keep the
+ * paper's tree, hence the paper's schedule). Trees, timing and proofs: docs/shuffle.md
+ * section 13. */
 #include <stdlib.h>
 
 #include "error_private.h"
@@ -28,10 +29,16 @@ static uint32_t floor_log2(uint32_t q) {
   return d;
 }
 
+static pinet_status put_as(pinet_shuffle_schedule *s, int32_t src, int32_t dst, uint32_t channel,
+                           uint32_t offset, uint32_t words, uint32_t start,
+                           pinet_shuffle_combine combine) {
+  pinet_shuffle_transfer t = {src, dst, channel, offset, offset, words, combine, start};
+  return pinet_shuffle_schedule_add(s, &t);
+}
+
 static pinet_status put_at(pinet_shuffle_schedule *s, int32_t src, int32_t dst, uint32_t channel,
                            uint32_t offset, uint32_t words, uint32_t start) {
-  pinet_shuffle_transfer t = {src, dst, channel, offset, offset, words, PINET_SHUFFLE_COPY, start};
-  return pinet_shuffle_schedule_add(s, &t);
+  return put_as(s, src, dst, channel, offset, words, start, PINET_SHUFFLE_COPY);
 }
 
 /* One step. Tree F (forward channels): PE q >= 1 receives from floor(q/2) on channel q (PE 0 ->
@@ -166,48 +173,69 @@ static pinet_status build_gather_fast(pinet_shuffle_schedule *s) {
   return PINET_OK;
 }
 
-/* ---- allgather: both ways around the ring ------------------------------------------------- */
+/* ---- allgather and integrate: both ways around the ring ------------------------------------ */
 
 /* Ring positions r (PE ring[r]; N = 2: the ring 0, 1, each PE both neighbours of the other, over
- * two different links): in step t = 1 .. N/2 - 1 the PE at r sends to its ring successor the
- * segment it got from its predecessor in step t - 1 (its own in step 1), i.e. ring[r - t + 1]'s,
- * and to its predecessor ring[r + t - 1]'s; it receives ring[r - t]'s and ring[r + t]'s. After
- * N/2 - 1 steps it lacks ring[r + N/2]'s segment only, which both of its neighbours hold: in step
- * N/2 the first ceil(S/2) words come clockwise, the rest (none when S = 1) the other way. Every
- * transfer reads what an earlier step wrote: start 0 throughout. */
-static pinet_status allgather_ring(pinet_shuffle_schedule *s, const uint32_t *ring) {
+ * two different links), N/2 steps, start 0 throughout (every transfer reads what an earlier step
+ * wrote). In step t the PE at r sends to its successor ring[r + from - t + 1]'s segment and to
+ * its predecessor ring[r + from + t - 1]'s, and receives ring[r + from - t]'s and
+ * ring[r + from + t]'s; in step `split` a segment's first ceil(S/2) words go clockwise and the
+ * rest (none when S = 1) the other way.
+ *   allgather (from 0, split N/2, COPY): the segment a PE passes on is the one it got in the step
+ *     before (its own in step 1); after N/2 - 1 steps it lacks only ring[r + N/2]'s, which both
+ *     of its neighbours hold: the last step brings its halves.
+ *   integrate of int32 (from N/2, split 1, ADD): the same walk backwards. A partial sum of
+ *     segment ring[d] grows from ring[d + N/2] towards ring[d] along both halves of the ring: in
+ *     step 1 the halves of ring[r + N/2]'s own words leave, in step t >= 2 the PE passes on the
+ *     segment it added into in step t - 1, and in step N/2 both partial sums of its own segment
+ *     arrive in the same cycles (two ADDs on one address; N = 2: the two halves). Each word is
+ *     summed in ring order, not in the paper's tree: only an associative, commutative add
+ *     (int32 modulo 2^32) gives the paper's result. */
+static pinet_status ring_walk(pinet_shuffle_schedule *s, const uint32_t *ring, uint32_t from,
+                              uint32_t split, pinet_shuffle_combine combine) {
   uint32_t N = s->pes, seg = s->words / N, half = N / 2u, lo = seg / 2u + (seg & 1u);
   for (uint32_t t = 1; t <= half; t++) {
     FORWARD_IF_ERROR(pinet_shuffle_schedule_add_step(s));
-    uint32_t cw_words = t < half ? seg : lo, ccw_skip = t < half ? 0 : lo;
+    uint32_t cw_words = t != split ? seg : lo, ccw_skip = t != split ? 0 : lo;
     for (uint32_t r = 0; r < N; r++) {
       uint32_t a = ring[r], b = ring[(r + 1u) % N];
       uint32_t to_next = 0, to_prev = 0;
       shuffle_ring_edge_channels(N, a, b, &to_next, &to_prev);
-      uint32_t cw = ring[(r + N - (t - 1u)) % N]; /* a -> b */
-      uint32_t ccw = ring[(r + t) % N];           /* b -> a: ring[(r + 1) + t - 1] */
-      FORWARD_IF_ERROR(put_at(s, (int32_t)a, (int32_t)b, to_next, cw * seg, cw_words, 0));
+      uint32_t cw = ring[(r + from + N - (t - 1u)) % N]; /* a -> b */
+      uint32_t ccw = ring[(r + from + t) % N];           /* b -> a: ring[(r + 1) + from + t - 1] */
+      FORWARD_IF_ERROR(put_as(s, (int32_t)a, (int32_t)b, to_next, cw * seg, cw_words, 0, combine));
       if (seg > ccw_skip) {
-        FORWARD_IF_ERROR(put_at(s, (int32_t)b, (int32_t)a, to_prev, ccw * seg + ccw_skip,
-                                seg - ccw_skip, 0));
+        FORWARD_IF_ERROR(put_as(s, (int32_t)b, (int32_t)a, to_prev, ccw * seg + ccw_skip,
+                                seg - ccw_skip, 0, combine));
       }
     }
   }
   return PINET_OK;
 }
 
-static pinet_status build_allgather_fast(pinet_shuffle_schedule *s) {
+static pinet_status allgather_ring(pinet_shuffle_schedule *s, const uint32_t *ring) {
+  return ring_walk(s, ring, 0, s->pes / 2u, PINET_SHUFFLE_COPY);
+}
+
+static pinet_status integrate_ring(pinet_shuffle_schedule *s, const uint32_t *ring) {
+  return ring_walk(s, ring, s->pes / 2u, 1, PINET_SHUFFLE_ADD);
+}
+
+/* The ring of the fast allgather and integrate: pinet_shuffle_ring's (it wants N >= 4; for
+ * N = 2 the walk gives 0, 1), run through `around`. */
+static pinet_status build_around_ring(pinet_shuffle_schedule *s,
+                                      pinet_status (*around)(pinet_shuffle_schedule *,
+                                                             const uint32_t *)) {
   uint32_t N = s->pes;
   uint32_t *ring = malloc(N * sizeof *ring);
   RETURN_ERROR_IF(ring == NULL, PINET_ERR_NOMEM);
-  /* N = 2: pinet_shuffle_ring wants N >= 4; the walk there gives 0, 1 */
   pinet_status st = N == 2u ? PINET_OK : pinet_shuffle_ring(N, ring);
   if (N == 2u) {
     ring[0] = 0;
     ring[1] = 1;
   }
   if (st == PINET_OK) {
-    st = allgather_ring(s, ring);
+    st = around(s, ring);
   }
   free(ring);
   return st;
@@ -222,14 +250,16 @@ pinet_status pinet_shuffle_fast_words_quantum(pinet_shuffle_op op, uint32_t pes,
   return PINET_OK;
 }
 
-pinet_status pinet_shuffle_build_fast(pinet_shuffle_schedule **out, pinet_shuffle_op op,
-                                      uint32_t pes, uint32_t words) {
+pinet_status pinet_shuffle_build_fast_typed(pinet_shuffle_schedule **out, pinet_shuffle_op op,
+                                            uint32_t pes, uint32_t words,
+                                            pinet_shuffle_elem elem) {
   RETURN_ERROR_IF(out == NULL, PINET_ERR_NULL);
   *out = NULL;
+  RETURN_ERROR_IF(pinet_shuffle_elem_size(elem) == 0, PINET_ERR_RANGE);
   uint32_t quantum = 0;
   FORWARD_IF_ERROR(pinet_shuffle_fast_words_quantum(op, pes, &quantum));
-  if (op == PINET_SHUFFLE_OP_INTEGRATE) {
-    return pinet_shuffle_build(out, op, pes, words); /* no faster schedule yet */
+  if (op == PINET_SHUFFLE_OP_INTEGRATE && elem != PINET_SHUFFLE_I32) {
+    return pinet_shuffle_build(out, op, pes, words); /* float sums: the paper's tree */
   }
   RETURN_ERROR_IF(words == 0 || words > PINET_SHUFFLE_MAX_WORDS, PINET_ERR_RANGE);
   RETURN_ERROR_IF(words % quantum != 0, PINET_ERR_MISMATCH);
@@ -246,10 +276,17 @@ pinet_status pinet_shuffle_build_fast(pinet_shuffle_schedule **out, pinet_shuffl
     case PINET_SHUFFLE_OP_SCATTER: st = build_scatter_fast(s); break;
     case PINET_SHUFFLE_OP_UPLOAD: st = build_upload_fast(s); break;
     case PINET_SHUFFLE_OP_GATHER: st = build_gather_fast(s); break;
-    case PINET_SHUFFLE_OP_ALLGATHER: st = build_allgather_fast(s); break;
+    case PINET_SHUFFLE_OP_ALLGATHER: st = build_around_ring(s, allgather_ring); break;
+    case PINET_SHUFFLE_OP_INTEGRATE: st = build_around_ring(s, integrate_ring); break;
     default: st = PINET_ERR_RANGE; break; /* not reached: the quantum refused the op */
   }
   return shuffle_schedule_hand_over(s, st, out);
+}
+
+pinet_status pinet_shuffle_build_fast(pinet_shuffle_schedule **out, pinet_shuffle_op op,
+                                      uint32_t pes, uint32_t words) {
+  /* a schedule for any element type: integrate keeps the paper's tree */
+  return pinet_shuffle_build_fast_typed(out, op, pes, words, PINET_SHUFFLE_F64);
 }
 
 int pinet_shuffle_schedule_cut_through(const pinet_shuffle_schedule *sched) {

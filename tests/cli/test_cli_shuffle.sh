@@ -284,14 +284,23 @@ for op in ["scatter", "gather", "upload", "allgather"]:
     else:  # PE 0 (gather, upload) ends with every segment, the host too (upload)
         check(b["memories"][0] == a["memories"][0], f"{op}: PE 0 as the paper's")
         check(b.get("host") == a.get("host"), f"{op}: the host as the paper's")
-# integrate: fast is the paper schedule (same transfers, same cycles)
-for op in ["integrate"]:
-    a = run_json("run", "--op", op, "--pes", 8, "--words", 16)
-    b = run_json("run", "--op", op, "--pes", 8, "--words", 16, "--schedule", "fast")
-    check(b["schedule_kind"] == "fast" and a["schedule_kind"] == "paper", f"{op}: kinds")
+# integrate: fast with i32 (the default type) goes around the ring, N/2 steps of ADDs, T =
+# ceil((M - S)/2) + N/2, the paper's sums; with f32/f64 fast is the paper schedule (same
+# transfers, same cycles: float sums keep the paper's tree)
+op = "integrate"
+a = run_json("run", "--op", op, "--pes", 8, "--words", 512)
+b = run_json("run", "--op", op, "--pes", 8, "--words", 512, "--schedule", "fast")
+check(b["schedule_kind"] == "fast" and a["schedule_kind"] == "paper", f"{op}: kinds")
+check(b["steps"] == 4 and b["cycles"] == (512 - 64 + 1) // 2 + 4 and b["bound"] == a["bound"],
+      f"{op} i32: fast steps {b['steps']} cycles {b['cycles']}")
+check(all(t[3] == "add" for st in b["transfers"] for t in st), f"{op} i32: every transfer adds")
+check(b["memories"] == a["memories"], f"{op} i32: fast memories differ from the paper's")
+for t in ("f32", "f64"):
+    a = run_json("run", "--op", op, "--pes", 8, "--words", 16, "--type", t)
+    b = run_json("run", "--op", op, "--pes", 8, "--words", 16, "--type", t, "--schedule", "fast")
     check(a["schedule"] == b["schedule"] and a["cycles"] == b["cycles"]
-          and [t[:4] for st in b["transfers"] for t in st] == [t for st in a["transfers"] for t in st]
-          and a["memories"] == b["memories"], f"{op}: fast is the paper schedule")
+          and [x[:4] for st in b["transfers"] for x in st] == [x for st in a["transfers"] for x in st]
+          and a["memories"] == b["memories"], f"{op} {t}: fast is the paper schedule")
 # --schedule paper is the default, byte for byte (JSON and text)
 for op in ["bcast", "bcast-host", "scatter", "integrate", "allgather", "gather", "upload"]:
     base = ["run", "--op", op, "--pes", 8, "--words", 24, "--seed", 5]

@@ -231,12 +231,32 @@ pinet_status pinet_shuffle_build(pinet_shuffle_schedule **out, pinet_shuffle_op 
  *               successor and ring[r + t - 1]'s to its predecessor; step N/2 moves the halves of
  *               ring[r + N/2]'s. Store-and-forward (start 0). T = ceil((M - S)/2) + N/2
  *               (bound ceil((M - S)/2) + 1).
- *   integrate   no faster schedule yet: exactly pinet_shuffle_build's.
+ *   integrate   exactly pinet_shuffle_build's: a faster schedule that keeps the paper's sum
+ *               tree is not known, and this schedule may run on floats (see
+ *               pinet_shuffle_build_fast_typed for int32 data).
  * M: any 1 .. PINET_SHUFFLE_MAX_WORDS for bcast and bcast-host (no packet quantum); the other
  * ops as pinet_shuffle_build (a multiple of N). Memories, input and output regions and errors as
  * pinet_shuffle_build; the words a schedule leaves outside the output regions may differ. */
 pinet_status pinet_shuffle_build_fast(pinet_shuffle_schedule **out, pinet_shuffle_op op,
                                       uint32_t pes, uint32_t words);
+
+/* The fast schedule of `op` for data of type `elem`: pinet_shuffle_build_fast's, except integrate
+ * on PINET_SHUFFLE_I32 (what ps_router adds), which runs around the ring, the fast allgather
+ * backwards:
+ *   integrate   N/2 steps, both ways, every transfer an ADD into the receiver's copy. In step 1
+ *   (i32)       the PE at ring position r sends the first ceil(S/2) words of ring[r + N/2]'s
+ *               segment to its successor and the rest to its predecessor; in step t >= 2 it
+ *               passes on ring[r + N/2 - t + 1]'s whole segment to its successor and
+ *               ring[r + N/2 + t - 1]'s to its predecessor; in step N/2 the two partial sums of
+ *               its own segment arrive together (two ADDs on one address). Store-and-forward.
+ *               T = ceil((M - S)/2) + N/2 (bound ceil((M - S)/2) + 1).
+ * A word is summed in ring order, which equals the paper's tree (p + (p + N/2) first, then by
+ * the next bit) only for an associative, commutative add: int32 modulo 2^32 gives exactly the
+ * paper's result, floats would not, so for f32 and f64 integrate is the paper's schedule. Errors
+ * as pinet_shuffle_build_fast; PINET_ERR_RANGE for an unknown elem. */
+pinet_status pinet_shuffle_build_fast_typed(pinet_shuffle_schedule **out, pinet_shuffle_op op,
+                                            uint32_t pes, uint32_t words,
+                                            pinet_shuffle_elem elem);
 
 /* The quantum of M for pinet_shuffle_build_fast: 1 for bcast and bcast-host (no packets),
  * pinet_shuffle_words_quantum's (N) for the other ops. Errors as
