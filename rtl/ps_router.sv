@@ -21,9 +21,10 @@
 //
 // Command: cmd_start_i for one cycle with cmd_op_i (ps_pkg::ps_op_e = pinet_shuffle_op),
 // cmd_fast_i (0: the paper's schedule, pinet_shuffle_build; 1: the fast one,
-// pinet_shuffle_build_fast: the broadcasts, scatter, upload and gather; integrate, allgather and
-// the ring exchange run the paper's), cmd_words_i (M) and cmd_base_i (the memory address of shared word 0: the collective works on
-// the image [base, base + M) of every memory, word w at base + w). Refused commands (see
+// pinet_shuffle_build_fast_typed for int32: the broadcasts, scatter, upload, gather, allgather and
+// integrate; the ring exchange has one schedule), cmd_words_i (M) and cmd_base_i (the memory
+// address of shared word 0: the collective works on the image [base, base + M) of every memory,
+// word w at base + w). Refused commands (see
 // ps_pkg::ps_err_e) set err_o and do not start. Status: busy_o during the run, done_o from the
 // cycle after its last word until the next command, err_o.
 //
@@ -38,10 +39,13 @@
 // words [0, f)) and B (backward links, words [f, M)), starts from the depth of Pe in the tree.
 // Scatter, upload, gather: a step per packet of segments on tree F, a part's start = its offset
 // in its packet (or half-packet) + its hop delay; gather's first step splits PE 1's segment in
-// f and b words the way a broadcast splits M.
+// f and b words the way a broadcast splits M. Allgather and integrate: N/2 steps around the
+// built-in ring, both ways (integrate adds what arrives into its own copy: write ports A and B
+// read the old word too, and in its last step port A adds both neighbours' words).
 //
-// Memory ports (MemWords x Width, 2 read + 2 write; flops here, a multi-port RAM or two banks
-// in silicon: the setup cycle also gives a synchronous-read RAM its address cycle for word 0):
+// Memory ports (MemWords x Width, 2 read + 2 write, and the write ports' addresses read for the
+// fast integrate's read-modify-write: 4 read ports; flops here, a multi-port RAM or banks in
+// silicon: the setup cycle also gives a synchronous-read RAM its address cycle for word 0):
 //   read A : out 0 (tree child 2Pe, integrate's first half), out 2 and out 3 (same words:
 //            allgather; fast broadcast: tree B's children; gather to the parent; ring
 //            predecessor), host up (upload); the local port when idle
@@ -52,6 +56,8 @@
 //            or in 2, or the host link, or in 1 (ring predecessor); the local port when idle
 //   write B: in 3, or in 2 (ring successor; fast broadcast: tree B's parent)
 //   (write A also takes in 1 in the fast gather: PE 0 from PE N/2)
+//   fast integrate: write A = old word + in p (+ in 2 + s in the last step), write B = old
+//   word + in 2 + s (p, s: the ring straps below)
 //
 // Cycle contract (docs/shuffle.md section 4, pinet_shuffle_cycle_*): cycle 0 is the cycle after
 // the edge that samples an accepted cmd_start_i. Step s occupies cycles B_s .. B_s + L_s; B_s is
@@ -179,6 +185,8 @@ module ps_router #(
   logic [CntW-1:0]        rda_len_q, rdb_len_q, wra_len_q, wrb_len_q;  // 0: port idle
   logic [CntW-1:0]        rda_st_q, rdb_st_q, wra_st_q, wrb_st_q;      // first cycle (start)
   src_e                   wra_src_q;
+  logic                   wra_add_q, wrb_add_q;  // ADD: the old word + the incoming one
+  logic                   wra_add3_q;            // write A also adds write B's input link
 
   // Memory: MemWords words, no reset (a RAM).
   logic [Width-1:0] mem_q [MemWords];
@@ -320,7 +328,8 @@ module ps_router #(
                                                                             ps_pkg::PsErrOk;
 
   // Steps - 1: n - 1 (integrate, allgather, gather), n (scatter, upload), 2n - 2 (bcast),
-  // 2n - 1 (bcast-host), 0 (ring-exchange, the fast broadcasts).
+  // 2n - 1 (bcast-host), 0 (ring-exchange, the fast broadcasts), N/2 - 1 (the fast allgather
+  // and integrate).
   always_comb begin
     if (cmd_fast_bcast) cmd_last = '0;
     else unique case (cmd_op_i)
@@ -328,7 +337,8 @@ module ps_router #(
       ps_pkg::OpBcast:                     cmd_last = StN + StN - StepW'(2);
       ps_pkg::OpBcastHost:                 cmd_last = StN + StN - StOne;
       ps_pkg::OpRingExchange:              cmd_last = '0;
-      ps_pkg::OpAllgather:                 cmd_last = cmd_fast_i ? StepW'(N / 2 - 1) : StN - StOne;
+      ps_pkg::OpAllgather, ps_pkg::OpIntegrate:
+                                           cmd_last = cmd_fast_i ? StepW'(N / 2 - 1) : StN - StOne;
       default:                             cmd_last = StN - StOne;
     endcase
   end
@@ -363,7 +373,8 @@ module ps_router #(
   logic [StepW-1:0] dpk;         // its packet d (the segments of the depth-d PEs)
   logic [StepW-1:0] dsh;         // d - depth: the parts of this PE's subtree are unit << dsh
   logic [XW-1:0]    x_pkt, x_upper, x_own, x_kid0, x_kid1;
-  logic             half;        // the fast allgather's last step: halves of segments
+  logic             half;        // fast allgather's last, integrate's first step: halves
+  logic             wra_add_d, wrb_add_d, wra_add3_d;
   logic [PeW-1:0]   seg_cw_out, seg_cw_in, seg_ccw_out, seg_ccw_in;  // fast allgather
   src_e             wra_src_d;
 
@@ -390,17 +401,22 @@ module ps_router #(
 
   // Fast allgather, step t = st: clockwise this PE passes on Ring[pos - t + 1]'s segment (its
   // own in step 1) and gets Ring[pos - t]'s; counter-clockwise Ring[pos + t - 1]'s and
-  // Ring[pos + t]'s. The last step, t = N/2, moves halves of Ring[pos + N/2]'s.
+  // Ring[pos + t]'s. The last step, t = N/2, moves halves of Ring[pos + N/2]'s. The fast
+  // integrate is the same walk from pos + N/2 (ring_at): it starts with the halves of
+  // Ring[pos + N/2]'s segment and ends receiving its own from both sides.
+  logic [PeW-1:0] ring_at;
   logic [PeW-1:0] pos_cw_out, pos_cw_in, pos_ccw_out, pos_ccw_in;
-  assign pos_cw_out  = ring_pos - PeW'(st) + PeW'(1);
-  assign pos_cw_in   = ring_pos - PeW'(st);
-  assign pos_ccw_out = ring_pos + PeW'(st) - PeW'(1);
-  assign pos_ccw_in  = ring_pos + PeW'(st);
+  assign ring_at     = ring_pos + ((op_q == ps_pkg::OpIntegrate) ? PeW'(N / 2) : '0);
+  assign pos_cw_out  = ring_at - PeW'(st) + PeW'(1);
+  assign pos_cw_in   = ring_at - PeW'(st);
+  assign pos_ccw_out = ring_at + PeW'(st) - PeW'(1);
+  assign pos_ccw_in  = ring_at + PeW'(st);
   assign seg_cw_out  = Ring[pos_cw_out*PeW +: PeW];
   assign seg_cw_in   = Ring[pos_cw_in*PeW +: PeW];
   assign seg_ccw_out = Ring[pos_ccw_out*PeW +: PeW];
   assign seg_ccw_in  = Ring[pos_ccw_in*PeW +: PeW];
-  assign half        = fast_q && op_q == ps_pkg::OpAllgather && st == StepW'(N / 2);
+  assign half        = fast_q && ((op_q == ps_pkg::OpAllgather && st == StepW'(N / 2)) ||
+                                  (op_q == ps_pkg::OpIntegrate && st == StOne));
 
   // Fast broadcast starts: tree F into a depth-d PE at d - 1 (+ 1 after the host hop), out of it
   // at d (+ 1); tree B likewise with the depth in B. The parent forwards word i in the cycle
@@ -454,29 +470,22 @@ module ps_router #(
     wra_st_d  = '0;
     wrb_st_d  = '0;
     wra_src_d = ps_pkg::SrcIn0;
+    wra_add_d  = 1'b0;
+    wrb_add_d  = 1'b0;
+    wra_add3_d = 1'b0;
     unique case (op_q)
-      // Step k = st: PE i sends half b of its block i mod 2^(k-1) on out b; its new block
-      // j mod 2^k arrives on in 0 (COPY) and in 1 (ADD), same addresses, same cycles.
-      ps_pkg::OpIntegrate: begin
-        unit_sh   = st;                       // M / 2^k
-        rda_en    = 1'b1;
-        rda_to_d[ToOut0] = 1'b1;
-        rda_x     = x_two_pe & mask_st;       // (2Pe) mod 2^k
-        rdb_en    = 1'b1;
-        rdb_x     = x_two_pe1 & mask_st;      // (2Pe + 1) mod 2^k
-        wra_en    = 1'b1;
-        wra_src_d = ps_pkg::SrcIn01;
-        wra_x     = x_pe & mask_st;           // Pe mod 2^k
-      end
-      // Step k = st, m = n + 1 - k: PE j sends its block j mod 2^m back on out 2 and out 3 and
-      // receives the blocks of its successors 2j, 2j + 1 (mod 2^m) on in 2 and in 3.
-      ps_pkg::OpAllgather: begin
-        unit_sh   = StN1 - st;                // M / 2^m
+      // Paper integrate, step k = st: PE i sends half b of its block i mod 2^(k-1) on out b; its
+      // new block j mod 2^k arrives on in 0 (COPY) and in 1 (ADD), same addresses, same cycles.
+      // Paper allgather, step k = st, m = n + 1 - k: PE j sends its block j mod 2^m back on out 2
+      // and out 3 and receives the blocks of its successors 2j, 2j + 1 (mod 2^m) on in 2, in 3.
+      // Fast (both): around the ring both ways from ring_at, a segment (S words) per step and
+      // direction, on the ports of the ring exchange: read B to the successor (out s), read A to
+      // the predecessor (out 2 + p), write A from the predecessor (in p), write B from the
+      // successor (in 2 + s); s = ring_succ_link_i, p = ring_pred_link_i. Integrate (int32 sums
+      // in ring order) adds every word into this PE's copy; in its step N/2 (N > 2) both
+      // neighbours send this PE's own segment, and port A adds the two.
+      ps_pkg::OpIntegrate, ps_pkg::OpAllgather: begin
         if (fast_q) begin
-          // Fast: around the ring both ways, a segment (S words) per step and direction; the
-          // ports of the ring exchange: read B to the successor (out s), read A to the
-          // predecessor (out 2 + p), write A from the predecessor (in p), write B from the
-          // successor (in 2 + s); s = ring_succ_link_i, p = ring_pred_link_i.
           unit_sh    = StN;
           rdb_en     = 1'b1;
           rdb_to_d   = ring_succ_link_i ? 3'b010 : 3'b001;
@@ -484,7 +493,7 @@ module ps_router #(
           rda_en     = 1'b1;
           rda_to_d[ring_pred_link_i ? ToOut3 : ToOut2] = 1'b1;
           rda_x      = XW'(seg_ccw_out);
-          rda_tb     = 1'b1;                  // (the last step: the second half)
+          rda_tb     = 1'b1;                  // (the split step: the second half)
           wra_en     = 1'b1;
           if (ring_pred_link_i) wra_src_d = ps_pkg::SrcIn1;
           else                  wra_src_d = ps_pkg::SrcIn0;
@@ -493,16 +502,36 @@ module ps_router #(
           wrb_in2_d  = !ring_succ_link_i;
           wrb_x      = XW'(seg_ccw_in);
           wrb_tb     = 1'b1;
+          if (op_q == ps_pkg::OpIntegrate) begin
+            wra_add_d  = 1'b1;
+            wrb_add_d  = 1'b1;
+            if (N > 2 && st == StepW'(N / 2)) begin
+              wra_add3_d = 1'b1;
+              wrb_en     = 1'b0;
+              wrb_add_d  = 1'b0;
+            end
+          end
+        end else if (op_q == ps_pkg::OpIntegrate) begin
+          unit_sh   = st;                       // M / 2^k
+          rda_en    = 1'b1;
+          rda_to_d[ToOut0] = 1'b1;
+          rda_x     = x_two_pe & mask_st;       // (2Pe) mod 2^k
+          rdb_en    = 1'b1;
+          rdb_x     = x_two_pe1 & mask_st;      // (2Pe + 1) mod 2^k
+          wra_en    = 1'b1;
+          wra_src_d = ps_pkg::SrcIn01;
+          wra_x     = x_pe & mask_st;           // Pe mod 2^k
         end else begin
-        rda_en    = 1'b1;
-        rda_to_d[ToOut2] = 1'b1;
-        rda_to_d[ToOut3] = 1'b1;
-        rda_x     = x_pe & mask_m;
-        wra_en    = 1'b1;
-        wra_src_d = ps_pkg::SrcIn2;
-        wra_x     = x_two_pe & mask_m;
-        wrb_en    = 1'b1;
-        wrb_x     = x_two_pe1 & mask_m;
+          unit_sh   = StN1 - st;                // M / 2^m
+          rda_en    = 1'b1;
+          rda_to_d[ToOut2] = 1'b1;
+          rda_to_d[ToOut3] = 1'b1;
+          rda_x     = x_pe & mask_m;
+          wra_en    = 1'b1;
+          wra_src_d = ps_pkg::SrcIn2;
+          wra_x     = x_two_pe & mask_m;
+          wrb_en    = 1'b1;
+          wrb_x     = x_two_pe1 & mask_m;
         end
       end
       // Packet k (M/n words at k M/n) takes tree hop t (depth t-1 -> t) in step k + t (+1 with
@@ -1007,11 +1036,11 @@ module ps_router #(
       fast_q <= cmd_fast_i;
       m_q    <= cmd_m;
       // f: tree F's words, ceil(M/2) (bcast), M (bcast-host: the host link is as slow as F);
-      // gather: ceil(S/2) of PE 1's S words go straight to PE 0; allgather: the last step's
-      // clockwise half
+      // gather: ceil(S/2) of PE 1's S words go straight to PE 0; allgather (integrate): the
+      // last (first) step's clockwise half
       fwords_q <= (cmd_op_i == ps_pkg::OpBcastHost) ? cmd_m :
-                  (cmd_op_i == ps_pkg::OpGather ||
-                   cmd_op_i == ps_pkg::OpAllgather) ? (cmd_s >> 1) + CntW'(cmd_s[0]) :
+                  (cmd_op_i == ps_pkg::OpGather || cmd_op_i == ps_pkg::OpAllgather ||
+                   cmd_op_i == ps_pkg::OpIntegrate) ? (cmd_s >> 1) + CntW'(cmd_s[0]) :
                                                       (cmd_m >> 1) + CntW'(cmd_m[0]);
       pkt_q  <= cmd_pkt;
       base_q <= AddrW'(cmd_base_i);
@@ -1030,6 +1059,9 @@ module ps_router #(
       rdb_off_q <= '0;
       rdb_len_q <= '0;
       wra_src_q <= ps_pkg::SrcIn0;
+      wra_add_q <= 1'b0;
+      wrb_add_q <= 1'b0;
+      wra_add3_q <= 1'b0;
       wra_off_q <= '0;
       wra_len_q <= '0;
       wrb_off_q <= '0;
@@ -1048,6 +1080,9 @@ module ps_router #(
       rdb_off_q <= rdb_off_d;
       rdb_len_q <= rdb_len_d;
       wra_src_q <= wra_src_d;
+      wra_add_q <= wra_add_d;
+      wrb_add_q <= wrb_add_d;
+      wra_add3_q <= wra_add3_d;
       wra_off_q <= wra_off_d;
       wra_len_q <= wra_len_d;
       wrb_off_q <= wrb_off_d;
@@ -1067,6 +1102,8 @@ module ps_router #(
   logic [CntW-1:0]  rda_rel, rdb_rel, wra_rel, wrb_rel;  // word index within the transfer
   logic [AddrW-1:0] rda_addr, rdb_addr, wra_addr, wrb_addr;
   logic [Width-1:0] rda_data, rdb_data, wra_data;
+  logic [Width-1:0] in_succ;             // write B's input link: in 2 or in 3
+  logic [Width-1:0] wra_word, wrb_word;  // what the write ports store
   logic             mem_wa_en;
   logic [AddrW-1:0] mem_wa_addr;
   logic [Width-1:0] mem_wa_data;
@@ -1109,17 +1146,23 @@ module ps_router #(
     endcase
   end
 
+  // ADD (fast integrate): the old word at the write address plus the incoming one; in its last
+  // step write A adds both neighbours' words (write B idle).
+  assign in_succ  = wrb_in2_q ? in2_data : in3_data;
+  assign wra_word = wra_data + (wra_add_q ? mem_q[wra_addr] : '0) + (wra_add3_q ? in_succ : '0);
+  assign wrb_word = in_succ + (wrb_add_q ? mem_q[wrb_addr] : '0);
+
   // Write port A serves the local port while idle.
   assign mem_wa_en   = run_q ? wra_act : lcl_we_i;
   assign mem_wa_addr = run_q ? wra_addr : lcl_addr_i;
-  assign mem_wa_data = run_q ? wra_data : lcl_wdata_i;
+  assign mem_wa_data = run_q ? wra_word : lcl_wdata_i;
 
   always_ff @(posedge clk_i) begin
     if (mem_wa_en) begin
       mem_q[mem_wa_addr] <= mem_wa_data;
     end
     if (wrb_act) begin
-      mem_q[wrb_addr] <= wrb_in2_q ? in2_data : in3_data;
+      mem_q[wrb_addr] <= wrb_word;
     end
   end
 
@@ -1180,8 +1223,9 @@ module ps_router #(
 
   assign in_expect[0] = wra_act && (wra_src_q == ps_pkg::SrcIn0 || wra_src_q == ps_pkg::SrcIn01);
   assign in_expect[1] = wra_act && (wra_src_q == ps_pkg::SrcIn01 || wra_src_q == ps_pkg::SrcIn1);
-  assign in_expect[2] = (wra_act && (wra_src_q == ps_pkg::SrcIn2)) || (wrb_act && wrb_in2_q);
-  assign in_expect[3] = wrb_act && !wrb_in2_q;
+  assign in_expect[2] = (wra_act && (wra_src_q == ps_pkg::SrcIn2)) ||
+                        ((wrb_act || (wra_act && wra_add3_q)) && wrb_in2_q);
+  assign in_expect[3] = (wrb_act || (wra_act && wra_add3_q)) && !wrb_in2_q;
   assign in_expect[4] = wra_act && (wra_src_q == ps_pkg::SrcHost);
   assign link_bad     = ({host_valid_i, in_valid_i} != in_expect);
 

@@ -77,6 +77,7 @@ The RTL adds no cycle to the C model's cycle contract (the cosim compares every 
 cycle). paper: bcast (2n - 1)(1 + M/n), bcast-host 2n (1 + M/n), scatter and upload (n + 1) + M/2
 + (1 - 1/N) M, integrate, allgather and gather n + (1 - 1/N) M. fast (docs/shuffle.md section
 13): the broadcasts at their bound (ceil(M/2) + n, M + n + 1), scatter and upload (n + 1) + M +
-n(n + 1)/2, gather floor((M - S)/2) + n(n + 3)/2, allgather ceil((M - S)/2) + N/2; integrate
-runs the paper's schedule (no fast one yet).
+n(n + 1)/2, gather floor((M - S)/2) + n(n + 3)/2, allgather and integrate ceil((M - S)/2) + N/2
+(integrate: the RTL's int32 sums around the ring; for float data the C model keeps the paper's
+sum tree, hence its schedule).
 EOF

@@ -55,16 +55,18 @@ inline const char *op_name(uint32_t op) {
   return s ? s : "bad-op";
 }
 
-// What ps_router runs for cmd_fast_i = 1: pinet_shuffle_build_fast's broadcasts, scatter, upload,
-// gather and allgather; integrate and the ring exchange run the paper's schedule.
+// What ps_router runs for cmd_fast_i = 1: pinet_shuffle_build_fast_typed's for int32 (the RTL's
+// adder): the broadcasts, scatter, upload, gather, allgather and integrate around the ring; the
+// ring exchange has one schedule.
 inline bool rtl_runs_fast(uint32_t op, bool fast) {
-  return fast && op != PINET_SHUFFLE_OP_INTEGRATE && op != PINET_SHUFFLE_OP_RING_EXCHANGE;
+  return fast && op != PINET_SHUFFLE_OP_RING_EXCHANGE;
 }
 
 // The RTL's op set in C-model terms: the built-in collectives (pinet_shuffle_words_quantum,
 // pinet_shuffle_build; with `fast`, rtl_runs_fast: pinet_shuffle_fast_words_quantum,
-// pinet_shuffle_build_fast) and the ring exchange along the built-in ring (quantum 4,
-// pinet_shuffle_build_ring_exchange_default); custom and unknown ops give PINET_ERR_RANGE.
+// pinet_shuffle_build_fast_typed for int32) and the ring exchange along the built-in ring
+// (quantum 4, pinet_shuffle_build_ring_exchange_default); custom and unknown ops give
+// PINET_ERR_RANGE.
 inline pinet_status rtl_quantum(uint32_t op, uint32_t pes, uint32_t *quantum, bool fast = false) {
   if (op == PINET_SHUFFLE_OP_RING_EXCHANGE) {
     uint32_t n = 0;
@@ -84,7 +86,8 @@ inline pinet_status rtl_build(pinet_shuffle_schedule **sched, uint32_t op, uint3
     return pinet_shuffle_build_ring_exchange_default(sched, pes, words);
   if (op > 15) return PINET_ERR_RANGE;
   if (rtl_runs_fast(op, fast))
-    return pinet_shuffle_build_fast(sched, (pinet_shuffle_op)op, pes, words);
+    return pinet_shuffle_build_fast_typed(sched, (pinet_shuffle_op)op, pes, words,
+                                          PINET_SHUFFLE_I32);
   return pinet_shuffle_build(sched, (pinet_shuffle_op)op, pes, words);
 }
 
