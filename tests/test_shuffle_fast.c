@@ -761,6 +761,21 @@ static void test_shuffle_fast_bad_input(void **state) {
   assert_int_equal(pinet_shuffle_build_fast(&s, PINET_SHUFFLE_OP_INTEGRATE, 8, 12),
                    PINET_ERR_MISMATCH);
   assert_null(s);
+  /* the typed builder: the same checks for the int32 integrate, and an unknown type */
+  const pinet_shuffle_op integ = PINET_SHUFFLE_OP_INTEGRATE;
+  const pinet_shuffle_elem i32 = PINET_SHUFFLE_I32;
+  assert_int_equal(pinet_shuffle_build_fast_typed(&s, integ, 8, 12, i32), PINET_ERR_MISMATCH);
+  assert_int_equal(pinet_shuffle_build_fast_typed(&s, integ, 8, 0, i32), PINET_ERR_RANGE);
+  assert_int_equal(pinet_shuffle_build_fast_typed(&s, integ, 8, PINET_SHUFFLE_MAX_WORDS + 8u, i32),
+                   PINET_ERR_RANGE);
+  assert_int_equal(pinet_shuffle_build_fast_typed(&s, integ, 12, 24, i32), PINET_ERR_SIZE);
+  assert_int_equal(pinet_shuffle_build_fast_typed(NULL, integ, 8, 8, i32), PINET_ERR_NULL);
+  assert_int_equal(pinet_shuffle_build_fast_typed(&s, integ, 8, 8, (pinet_shuffle_elem)7),
+                   PINET_ERR_RANGE);
+  assert_int_equal(pinet_shuffle_build_fast_typed(&s, PINET_SHUFFLE_OP_BCAST, 8, 8,
+                                                  (pinet_shuffle_elem)-1),
+                   PINET_ERR_RANGE);
+  assert_null(s);
   for (int o = 0; o < 3; o++) {
     uint32_t q = 0;
     assert_int_equal(pinet_shuffle_fast_words_quantum(k_segment_ops[o], 8, &q), PINET_OK);
