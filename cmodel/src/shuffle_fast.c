@@ -213,19 +213,10 @@ static pinet_status ring_walk(pinet_shuffle_schedule *s, const uint32_t *ring, u
   return PINET_OK;
 }
 
-static pinet_status allgather_ring(pinet_shuffle_schedule *s, const uint32_t *ring) {
-  return ring_walk(s, ring, 0, s->pes / 2u, PINET_SHUFFLE_COPY);
-}
-
-static pinet_status integrate_ring(pinet_shuffle_schedule *s, const uint32_t *ring) {
-  return ring_walk(s, ring, s->pes / 2u, 1, PINET_SHUFFLE_ADD);
-}
-
-/* The ring of the fast allgather and integrate: pinet_shuffle_ring's (it wants N >= 4; for
- * N = 2 the walk gives 0, 1), run through `around`. */
-static pinet_status build_around_ring(pinet_shuffle_schedule *s,
-                                      pinet_status (*around)(pinet_shuffle_schedule *,
-                                                             const uint32_t *)) {
+/* ring_walk on the ring of the fast allgather and integrate: pinet_shuffle_ring's (it wants
+ * N >= 4; for N = 2 the walk gives 0, 1). */
+static pinet_status build_around_ring(pinet_shuffle_schedule *s, uint32_t from, uint32_t split,
+                                      pinet_shuffle_combine combine) {
   uint32_t N = s->pes;
   uint32_t *ring = malloc(N * sizeof *ring);
   RETURN_ERROR_IF(ring == NULL, PINET_ERR_NOMEM);
@@ -235,7 +226,7 @@ static pinet_status build_around_ring(pinet_shuffle_schedule *s,
     ring[1] = 1;
   }
   if (st == PINET_OK) {
-    st = around(s, ring);
+    st = ring_walk(s, ring, from, split, combine);
   }
   free(ring);
   return st;
@@ -276,8 +267,12 @@ pinet_status pinet_shuffle_build_fast_typed(pinet_shuffle_schedule **out, pinet_
     case PINET_SHUFFLE_OP_SCATTER: st = build_scatter_fast(s); break;
     case PINET_SHUFFLE_OP_UPLOAD: st = build_upload_fast(s); break;
     case PINET_SHUFFLE_OP_GATHER: st = build_gather_fast(s); break;
-    case PINET_SHUFFLE_OP_ALLGATHER: st = build_around_ring(s, allgather_ring); break;
-    case PINET_SHUFFLE_OP_INTEGRATE: st = build_around_ring(s, integrate_ring); break;
+    case PINET_SHUFFLE_OP_ALLGATHER:
+      st = build_around_ring(s, 0, pes / 2u, PINET_SHUFFLE_COPY);
+      break;
+    case PINET_SHUFFLE_OP_INTEGRATE: /* int32 only: see above */
+      st = build_around_ring(s, pes / 2u, 1, PINET_SHUFFLE_ADD);
+      break;
     default: st = PINET_ERR_RANGE; break; /* not reached: the quantum refused the op */
   }
   return shuffle_schedule_hand_over(s, st, out);
