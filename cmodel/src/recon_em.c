@@ -99,8 +99,19 @@ static void s123_idx16(const pinet_csr *bt, const uint16_t *idx, const double *c
  *   S1  nbar(g(t)) = sum_e p_e lam8(b_e, g), eight tubes per pass over the row (8 contiguous
  *       doubles per entry: no gather), and r8(o, g) = n / nbar for the orbit o of t;
  *   S3  by box, over the same entries sorted by box: D(b, g) = sum_e p_e r8(o_e, g) in registers,
- *       then d(g(b)) += D(b, g) (no read-modify-write per entry);
- *   S4  as pinet_em_s4, then lam8 is refreshed from the new image.
+ *       into lam8's row of b (lam8 is not read again before the new image replaces it; a lane
+ *       with no g(b) keeps its D, read only by idle lanes, whose count 0 makes the ratio 0);
+ *   S4  per box y: d(y) += D(b, g) over the lanes with g(b) = y (the inverse lists), as
+ *       pinet_em_s4, and the new lambda(y) written back into those same lanes: lam8 is ready for
+ *       the next S1 in the same pass (no gather of the image).
+ * The order of the work is chosen for the caches and changes no sum:
+ *   - S1 sweeps the orbits by their rays' offset from the centre, then angle: rays of one offset
+ *     a view apart cross nearly the same boxes, so most of their rows are still in L1 (in tube
+ *     order, neighbouring offsets, which share no boxes, follow each other);
+ *   - S4 goes through the boxes by groups of symmetric images (sym_s4_order), whose eight-lane
+ *     rows hold one another's D: each row comes into L1 once, not once per lane;
+ *   - S3's entries of a box stay in the order the orbits were found, and S4 adds in a fixed
+ *     order, so the numbers do not depend on either order (or on the threads).
  * The products are the plain sweep's; only the order of the sums differs. A tube whose images
  * are not exact (rows cut by the grid's edge, lengths that differ in the last bit, repeats of the
  * tube itself) leaves an idle lane (count 0, so ratio 0); a tube with no exact image at all runs
@@ -118,20 +129,17 @@ typedef struct em_sym {
   uint64_t *bptr;    /* by box: boxes + 1 */
   uint32_t *borb;    /* 8 * orbit of each entry */
   float *bval;
-  uint32_t *tube;    /* orbits * 8: the tube of each lane; `tubes` (a scratch slot) if idle */
+  uint32_t *tube;    /* orbits * 8: the tube of each lane; `tubes` (a scratch index) if idle */
   double *counts8;   /* orbits * 8: its count (0 if idle) */
-  int32_t *gmap;     /* boxes * 8: g(b), -1 if not a box */
   uint32_t *exc;     /* tubes in no orbit, their rows copied: */
   uint64_t *exc_ptr; /* n_exc + 1 */
   uint32_t *exc_idx; /* box */
   float *exc_val;
-  double *lam8;      /* boxes * 8, 64-byte aligned */
+  double *lam8;      /* boxes * 8, 64-byte aligned; D(b, g) between S3 and S4 */
   double *r8;        /* orbits * 8, 64-byte aligned */
-  /* with threads (sym_threads_prepare): D(b, g) wait in d8 (boxes * 8); inv lists, per box y,
-   * the slots 8 b + g with g(b) = y in increasing order (inv_ptr: boxes + 1) */
-  double *d8;
-  uint64_t *inv_ptr;
-  uint32_t *inv_src;
+  uint32_t *s4_box;  /* boxes: S4's order of the boxes */
+  uint64_t *inv_ptr; /* boxes + 1: per box y in S4's order, */
+  uint32_t *inv_src; /* the lanes 8 b + g with g(b) = y, increasing (the order S4 adds them in) */
 } em_sym;
 
 static void sym_free(em_sym *s) {
@@ -144,14 +152,13 @@ static void sym_free(em_sym *s) {
   free(s->bval);
   free(s->tube);
   free(s->counts8);
-  free(s->gmap);
   free(s->exc);
   free(s->exc_ptr);
   free(s->exc_idx);
   free(s->exc_val);
   free(s->lam8);
   free(s->r8);
-  free(s->d8);
+  free(s->s4_box);
   free(s->inv_ptr);
   free(s->inv_src);
   free(s);
@@ -259,6 +266,91 @@ static uint64_t row_jumps(const pinet_csr *bt, uint32_t t) {
   return jumps;
 }
 
+/* An orbit's place in S1's sweep: its representative ray's offset from the centre in whole boxes,
+ * then its angle (the reverse way on odd offsets, so the sweep turns back instead of jumping),
+ * estimated from the row alone: the length-weighted centroid of its boxes lies on the ray, and
+ * its first and last boxes (the row is by box, so the top and bottom ends) give the direction. */
+typedef struct sweep_key {
+  int64_t offset;
+  double angle;
+  uint32_t found; /* the orbit's number in the order found (ties: any fixed order will do) */
+} sweep_key;
+
+static sweep_key orbit_sweep_key(const pinet_csr *bt, const uint32_t *box_pixel, uint32_t n,
+                                 double centre, uint32_t t, uint32_t found) {
+  const uint64_t e0 = bt->ptr[t], e1 = bt->ptr[t + 1];
+  double w = 0.0, r = 0.0, c = 0.0;
+  for (uint64_t e = e0; e < e1; e++) {
+    w += bt->val[e];
+    r += bt->val[e] * (double)(box_pixel[bt->idx[e]] / n);
+    c += bt->val[e] * (double)(box_pixel[bt->idx[e]] % n);
+  }
+  const uint32_t p0 = box_pixel[bt->idx[e0]], p1 = box_pixel[bt->idx[e1 - 1]];
+  const double dr = (double)(p1 / n) - (double)(p0 / n), dc = (double)(p1 % n) - (double)(p0 % n);
+  const double len = sqrt(dr * dr + dc * dc);
+  sweep_key k = {0, 0.0, found};
+  if (w > 0.0 && len > 0.0) {
+    k.offset = (int64_t)floor(((c / w - centre) * dr - (r / w - centre) * dc) / len + 0.5);
+    k.angle = atan2(dr, dc); /* [0, pi): the first box is the upper one */
+  }
+  if (k.offset & 1) k.angle = -k.angle;
+  return k;
+}
+
+static int sweep_key_cmp(const void *pa, const void *pb) {
+  const sweep_key *a = pa, *b = pb;
+  if (a->offset != b->offset) return a->offset < b->offset ? -1 : 1;
+  if (a->angle != b->angle) return a->angle < b->angle ? -1 : 1;
+  return a->found < b->found ? -1 : a->found > b->found;
+}
+
+/* S4's order of the boxes: each box next to its symmetric images, the groups in order of their
+ * first box. S4 sums y from the lanes (g^-1(y), g), all in the rows of y's group, so the group's
+ * few rows serve all of its boxes while in L1. gmap: as sym_box_maps; order[pos[b]] = b. */
+static void sym_s4_order(const int32_t *gmap, uint32_t boxes, uint32_t *order, uint32_t *pos) {
+  for (uint32_t b = 0; b < boxes; b++) pos[b] = SYM_NONE;
+  uint32_t next = 0;
+  for (uint32_t b = 0; b < boxes; b++) {
+    if (pos[b] != SYM_NONE) continue;
+    uint32_t group[SYM_LANES + 1], m = 0;
+    group[m++] = b;
+    pos[b] = 0; /* placed (the real position follows) */
+    for (uint32_t g = 0; g < SYM_LANES; g++) {
+      const int32_t c = gmap[(size_t)b * SYM_LANES + g];
+      if (c < 0 || pos[c] != SYM_NONE) continue;
+      uint32_t j = m;
+      while (j > 0 && group[j - 1] > (uint32_t)c) j--;
+      memmove(group + j + 1, group + j, (m - j) * sizeof *group);
+      group[j] = (uint32_t)c;
+      pos[c] = 0;
+      m++;
+    }
+    for (uint32_t j = 0; j < m; j++) {
+      pos[group[j]] = next;
+      order[next++] = group[j];
+    }
+  }
+}
+
+/* The inverse of gmap: per box y in S4's order (pos[y], as sym_s4_order), the lanes 8 b + g with
+ * g(b) = y, increasing (inv_ptr, inv_src). PINET_ERR_NOMEM. */
+static pinet_status sym_inverse(em_sym *s, const int32_t *gmap, const uint32_t *pos) {
+  const size_t slots = (size_t)s->boxes * SYM_LANES;
+  s->inv_ptr = calloc((size_t)s->boxes + 1, sizeof *s->inv_ptr);
+  s->inv_src = malloc((slots ? slots : 1) * sizeof *s->inv_src);
+  if (s->inv_ptr == NULL || s->inv_src == NULL) return PINET_ERR_NOMEM;
+  for (size_t k = 0; k < slots; k++) {
+    if (gmap[k] >= 0) s->inv_ptr[pos[gmap[k]] + 1]++;
+  }
+  for (uint32_t i = 0; i < s->boxes; i++) s->inv_ptr[i + 1] += s->inv_ptr[i];
+  for (size_t k = 0; k < slots; k++) { /* k increasing: each list comes out sorted */
+    if (gmap[k] >= 0) s->inv_src[s->inv_ptr[pos[gmap[k]]]++] = (uint32_t)k;
+  }
+  for (uint32_t i = s->boxes; i > 0; i--) s->inv_ptr[i] = s->inv_ptr[i - 1];
+  s->inv_ptr[0] = 0;
+  return PINET_OK;
+}
+
 /* Find the orbits (greedily, in tube order). *out stays NULL when fewer than half the tubes are in
  * exact orbits. Errors: PINET_ERR_NOMEM. */
 static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sym **out) {
@@ -278,7 +370,10 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sy
   while (tsize < 2 * (size_t)tubes) tsize *= 2;
   em_sym *s = calloc(1, sizeof *s);
   int32_t *pixel_box = malloc((size_t)n * n * sizeof *pixel_box);
-  int32_t *gmap = malloc((size_t)boxes * SYM_LANES * sizeof *gmap); /* kept in s if used */
+  uint32_t best_cc = n;    /* twice the centre of the symmetries */
+  sweep_key *sweep = NULL; /* S1's order of the orbits */
+  uint32_t *s4_pos = NULL; /* boxes: each box's place in S4's order */
+  int32_t *gmap = malloc((size_t)boxes * SYM_LANES * sizeof *gmap);
   uint64_t *hash = malloc((size_t)tubes * sizeof *hash);
   uint32_t *table = malloc(tsize * sizeof *table);
   uint8_t *covered = calloc(tubes, 1);
@@ -294,7 +389,7 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sy
   for (size_t p = 0; p < (size_t)n * n; p++) pixel_box[p] = -1;
   for (uint32_t b = 0; b < boxes; b++) pixel_box[bp[b]] = (int32_t)b;
   { /* the centre: the mirror (2 c0 = n or n - 1) that keeps more boxes inside the set */
-    uint32_t best = 0, best_cc = n;
+    uint32_t best = 0;
     for (uint32_t cc = n - 1; cc <= n; cc++) {
       uint32_t kept = 0;
       for (uint32_t b = 0; b < boxes; b++) {
@@ -368,6 +463,14 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sy
     st = PINET_OK;
     goto done;
   }
+  sweep = malloc((orbits ? orbits : 1) * sizeof *sweep);
+  s4_pos = malloc((size_t)boxes * sizeof *s4_pos);
+  s->s4_box = malloc((size_t)boxes * sizeof *s->s4_box);
+  if (sweep == NULL || s4_pos == NULL || s->s4_box == NULL) goto done;
+  for (uint32_t i = 0; i < orbits; i++) {
+    sweep[i] = orbit_sweep_key(&bt, bp, n, best_cc / 2.0, reps[i], i);
+  }
+  qsort(sweep, orbits, sizeof *sweep, sweep_key_cmp);
   s->tubes = tubes;
   s->boxes = boxes;
   s->orbits = orbits;
@@ -392,9 +495,10 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sy
       s->bval == NULL || s->tube == NULL || s->counts8 == NULL || s->exc_ptr == NULL ||
       s->exc_idx == NULL || s->exc_val == NULL || s->lam8 == NULL || s->r8 == NULL) goto done;
   memset(s->r8, 0, on * SYM_LANES * sizeof(double));
+  memset(s->lam8, 0, (size_t)boxes * SYM_LANES * sizeof(double));
   s->ptr[0] = 0;
-  for (uint32_t o = 0; o < orbits; o++) {
-    const uint32_t t = reps[o];
+  for (uint32_t o = 0; o < orbits; o++) { /* orbit o: the one found sweep[o].found-th */
+    const uint32_t i = sweep[o].found, t = reps[i];
     uint64_t q = s->ptr[o];
     for (uint64_t e = bt.ptr[t]; e < bt.ptr[t + 1]; e++, q++) {
       s->off[q] = bt.idx[e] * SYM_LANES;
@@ -403,13 +507,15 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sy
     }
     s->ptr[o + 1] = q;
     for (uint32_t g = 0; g < SYM_LANES; g++) {
-      const uint32_t u = lanes[(size_t)o * SYM_LANES + g];
+      const uint32_t u = lanes[(size_t)i * SYM_LANES + g];
       s->tube[(size_t)o * SYM_LANES + g] = u == SYM_NONE ? tubes : u;
       s->counts8[(size_t)o * SYM_LANES + g] = u == SYM_NONE ? 0.0 : counts[u];
     }
   }
   for (uint32_t b = 0; b < boxes; b++) s->bptr[b + 1] += s->bptr[b];
-  for (uint32_t o = 0; o < orbits; o++) { /* by box, orbits in order within each box */
+  for (uint32_t o = 0; o < orbits; o++) reps[sweep[o].found] = o; /* reps: found -> swept */
+  for (uint32_t i = 0; i < orbits; i++) { /* by box, orbits in the order found within each box */
+    const uint32_t o = reps[i];
     for (uint64_t q = s->ptr[o]; q < s->ptr[o + 1]; q++) {
       const uint64_t dst = s->bptr[s->off[q] / SYM_LANES]++;
       s->borb[dst] = o * SYM_LANES;
@@ -426,8 +532,8 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sy
     memcpy(s->exc_val + s->exc_ptr[k], bt.val + bt.ptr[t], len * sizeof *s->exc_val);
     s->exc_ptr[k + 1] = s->exc_ptr[k] + len;
   }
-  s->gmap = gmap;
-  gmap = NULL;
+  sym_s4_order(gmap, boxes, s->s4_box, s4_pos);
+  if (sym_inverse(s, gmap, s4_pos) != PINET_OK) goto done;
   *out = s;
   s = NULL;
   st = PINET_OK;
@@ -442,13 +548,17 @@ done:
   free(tv);
   free(lanes);
   free(reps);
+  free(sweep);
+  free(s4_pos);
   return st;
 }
 
-/* lam8(b, g) = lambda(g(b)) (0 where g(b) is not a box: only idle lanes read it). */
+/* lam8(b, g) = lambda(g(b)), by the inverse lists as S4 writes it (a lane with no g(b) keeps
+ * what it holds: 0 from sym_build, then D; only idle lanes read it). */
 static void sym_load_image(em_sym *s, const double *lambda) {
-  for (size_t k = 0; k < (size_t)s->boxes * SYM_LANES; k++) {
-    s->lam8[k] = s->gmap[k] >= 0 ? lambda[s->gmap[k]] : 0.0;
+  for (uint32_t i = 0; i < s->boxes; i++) {
+    const double v = lambda[s->s4_box[i]];
+    for (uint64_t q = s->inv_ptr[i]; q < s->inv_ptr[i + 1]; q++) s->lam8[s->inv_src[q]] = v;
   }
 }
 
@@ -464,15 +574,7 @@ static void sym_lanes_out(em_sym *s, const pinet_simd_kernels *kern, uint32_t o,
   }
 }
 
-/* d(g(b)) += D(b, g). */
-static void sym_box_out(const em_sym *s, uint32_t b, const double *d8, double *d) {
-  const int32_t *gm = s->gmap + (size_t)b * SYM_LANES;
-  for (uint32_t g = 0; g < SYM_LANES; g++) {
-    if (gm[g] >= 0) d[gm[g]] += d8[g];
-  }
-}
-
-/* The sweeps take this many rows a kernel call (their sums wait in a buffer on the stack). */
+/* S1 takes this many rows a kernel call (their sums wait in a buffer on the stack). */
 #define SYM_ROWS 32u
 
 /* S1 + S2 over the orbits [o0, o1) (nbar: as sym_lanes_out). */
@@ -486,56 +588,34 @@ static void sym_s1(em_sym *s, const pinet_simd_kernels *kern, uint32_t o0, uint3
   }
 }
 
-/* S3 for the boxes [x0, x1): D(x, g) into d8 (d == NULL) or added at once to d(g(x)). */
-static void sym_s3(em_sym *s, const pinet_simd_kernels *kern, uint32_t x0, uint32_t x1, double *d) {
-  if (d == NULL) {
-    kern->sum8(s->bptr, x0, x1, s->borb, s->bval, s->r8, s->d8 + (size_t)x0 * SYM_LANES);
-    return;
-  }
-  double t8[SYM_ROWS * SYM_LANES];
-  for (uint32_t x = x0; x < x1; x += SYM_ROWS) {
-    const uint32_t n = x1 - x < SYM_ROWS ? x1 - x : SYM_ROWS;
-    kern->sum8(s->bptr, x, x + n, s->borb, s->bval, s->r8, t8);
-    for (uint32_t i = 0; i < n; i++) sym_box_out(s, x + i, t8 + i * SYM_LANES, d);
-  }
+/* S4 for one box (pinet_em_s4's formula: the symmetric sweep's S4 uses it inline). */
+static inline double em_s4_one(double lambda, double d, double sens) {
+  return sens > 0.0 ? lambda * d / sens : 0.0;
 }
 
-/* The threads' S3 gather: d(y) += D(b, g) over g(b) = y, in increasing 8 b + g, the order in
- * which sym_box_out adds them box by box. */
-static void sym_gather(const em_sym *s, uint32_t y0, uint32_t y1, double *d) {
-  for (uint32_t y = y0; y < y1; y++) {
+/* S3 for the boxes [x0, x1): D(b, g) into lam8's rows. */
+static void sym_s3(em_sym *s, const pinet_simd_kernels *kern, uint32_t x0, uint32_t x1) {
+  kern->sum8(s->bptr, x0, x1, s->borb, s->bval, s->r8, s->lam8 + (size_t)x0 * SYM_LANES);
+}
+
+/* S4 after S3 for the boxes y = s4_box[i], i in [i0, i1): d(y) += D(b, g) over g(b) = y in
+ * increasing 8 b + g (one fixed order, whatever the threads), the new lambda(y), and
+ * lam8(b, g) = lambda(y) in the same lanes. */
+static void sym_update(em_sym *s, uint32_t i0, uint32_t i1, const double *sens, double *d,
+                       double *lambda) {
+  double *lam8 = s->lam8;
+  const uint64_t *ptr = s->inv_ptr;
+  const uint32_t *src = s->inv_src;
+  for (uint32_t i = i0; i < i1; i++) {
+    const uint32_t y = s->s4_box[i];
+    const uint64_t q0 = ptr[i], q1 = ptr[i + 1];
     double acc = d[y];
-    for (uint64_t q = s->inv_ptr[y]; q < s->inv_ptr[y + 1]; q++) acc += s->d8[s->inv_src[q]];
+    for (uint64_t q = q0; q < q1; q++) acc += lam8[src[q]];
+    const double next = em_s4_one(lambda[y], acc, sens[y]);
     d[y] = acc;
+    lambda[y] = next;
+    for (uint64_t q = q0; q < q1; q++) lam8[src[q]] = next;
   }
-}
-
-/* The buffers the threaded sweep needs (made once). PINET_ERR_NOMEM. */
-static pinet_status sym_threads_prepare(em_sym *s) {
-  if (s->inv_ptr != NULL) return PINET_OK;
-  const size_t slots = (size_t)s->boxes * SYM_LANES;
-  double *d8 = malloc(slots * sizeof *d8);
-  uint64_t *ptr = calloc((size_t)s->boxes + 1, sizeof *ptr);
-  uint32_t *src = malloc((slots ? slots : 1) * sizeof *src);
-  if (d8 == NULL || ptr == NULL || src == NULL) {
-    free(d8);
-    free(ptr);
-    free(src);
-    return PINET_ERR_NOMEM;
-  }
-  for (size_t k = 0; k < slots; k++) {
-    if (s->gmap[k] >= 0) ptr[s->gmap[k] + 1]++;
-  }
-  for (uint32_t y = 0; y < s->boxes; y++) ptr[y + 1] += ptr[y];
-  for (size_t k = 0; k < slots; k++) { /* k increasing: each list comes out sorted */
-    if (s->gmap[k] >= 0) src[ptr[s->gmap[k]]++] = (uint32_t)k;
-  }
-  for (uint32_t y = s->boxes; y > 0; y--) ptr[y] = ptr[y - 1];
-  ptr[0] = 0;
-  s->d8 = d8;
-  s->inv_ptr = ptr;
-  s->inv_src = src;
-  return PINET_OK;
 }
 
 void pinet_em_s2(const double *counts, const double *nbar, size_t t0, size_t t1, double *ratio) {
@@ -554,7 +634,7 @@ void pinet_em_s3_entries(const pinet_csr *by_box, uint32_t box0, uint64_t e0, ui
 }
 
 void pinet_em_s4(const double *d, const double *sens, size_t b0, size_t b1, double *lambda) {
-  for (size_t b = b0; b < b1; b++) lambda[b] = sens[b] > 0.0 ? lambda[b] * d[b] / sens[b] : 0.0;
+  for (size_t b = b0; b < b1; b++) lambda[b] = em_s4_one(lambda[b], d[b], sens[b]);
 }
 
 static int32_t fx_round(double v, double scale) {
@@ -805,13 +885,12 @@ pinet_status pinet_em_set_image(pinet_em *em, const double *lambda) {
  * (pinet_pool_split); every value is computed by one thread, from its own entries in their
  * order, and no sum crosses two parts, so the numbers do not depend on the number of threads.
  * The one sum that would (S3 of the symmetric sweep adds eight boxes' D into each d) is gathered
- * per box in the single-threaded order. */
+ * per box in one fixed order (sym_update), with or without threads. */
 
 typedef enum em_phase {
   PH_SYM_S1,     /* orbits: S1 + S2 */
-  PH_SYM_S3,     /* boxes: D(b, g) into d8 */
-  PH_SYM_GATHER, /* boxes: d += D, S4 */
-  PH_SYM_LOAD,   /* boxes: lam8 from the new image */
+  PH_SYM_S3,     /* boxes: D(b, g) into lam8 */
+  PH_SYM_S4,     /* boxes: d += D, S4, lam8 from the new image */
   PH_PLAIN_S12,  /* tubes: S1 + S2 */
   PH_PLAIN_S34,  /* boxes: S3 by box (tube order, as the fused sweep adds), S4 */
   PH_FIX_S1,     /* tubes: fixed S1 (a wrapping int32 sum: any order) */
@@ -840,19 +919,11 @@ static void em_part(void *ctx, uint32_t k, uint32_t n) {
       break;
     case PH_SYM_S3:
       pinet_pool_split(s->bptr, s->boxes, k, n, &a, &b);
-      sym_s3(s, kern, (uint32_t)a, (uint32_t)b, NULL);
+      sym_s3(s, kern, (uint32_t)a, (uint32_t)b);
       break;
-    case PH_SYM_GATHER:
+    case PH_SYM_S4:
       pinet_pool_split(s->inv_ptr, s->boxes, k, n, &a, &b);
-      sym_gather(s, (uint32_t)a, (uint32_t)b, em->d);
-      pinet_em_s4(em->d, em->sens, a, b, em->lambda);
-      break;
-    case PH_SYM_LOAD:
-      a = (uint64_t)s->boxes * k / n;
-      b = (uint64_t)s->boxes * (k + 1) / n;
-      for (size_t q = a * SYM_LANES; q < b * SYM_LANES; q++) {
-        s->lam8[q] = s->gmap[q] >= 0 ? em->lambda[s->gmap[q]] : 0.0;
-      }
+      sym_update(s, (uint32_t)a, (uint32_t)b, em->sens, em->d, em->lambda);
       break;
     case PH_PLAIN_S12: {
       const uint16_t *i16 = pinet_sysmat_by_tube_idx16(em->m);
@@ -951,17 +1022,15 @@ static void sym_iterate(pinet_em *em, double *loglik) {
   if (em->pool == NULL) {
     sym_s1(s, em->kern, 0, s->orbits, loglik != NULL ? em->nbar : NULL);
     if (loglik != NULL) *loglik = em_loglik(em);
-    sym_s3(s, em->kern, 0, s->boxes, em->d);
-    pinet_em_s4(em->d, em->sens, 0, s->boxes, em->lambda);
-    sym_load_image(s, em->lambda);
-    return;
+    sym_s3(s, em->kern, 0, s->boxes);
+    sym_update(s, 0, s->boxes, em->sens, em->d, em->lambda);
+  } else {
+    em_job s1 = {em, PH_SYM_S1, 0, loglik != NULL};
+    pinet_pool_run(em->pool, em_part, &s1);
+    if (loglik != NULL) *loglik = em_loglik(em);
+    em_run(em, PH_SYM_S3, 0);
+    em_run(em, PH_SYM_S4, 0);
   }
-  em_job s1 = {em, PH_SYM_S1, 0, loglik != NULL};
-  pinet_pool_run(em->pool, em_part, &s1);
-  if (loglik != NULL) *loglik = em_loglik(em);
-  em_run(em, PH_SYM_S3, 0);
-  em_run(em, PH_SYM_GATHER, 0);
-  em_run(em, PH_SYM_LOAD, 0);
 }
 
 pinet_status pinet_em_iterate(pinet_em *em, double *loglik) {
@@ -1030,7 +1099,6 @@ pinet_status pinet_em_set_threads(pinet_em *em, uint32_t threads) {
   RETURN_ERROR_IF(em == NULL, PINET_ERR_NULL);
   RETURN_ERROR_IF(threads == 0 || threads > PINET_RECON_MAX_THREADS, PINET_ERR_RANGE);
   if (threads == em->threads) return PINET_OK;
-  if (threads > 1 && em->sym != NULL) FORWARD_IF_ERROR(sym_threads_prepare(em->sym));
   pinet_pool *pool = NULL;
   FORWARD_IF_ERROR(pinet_pool_create(threads, &pool));
   pinet_pool_free(em->pool);
