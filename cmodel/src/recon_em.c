@@ -598,23 +598,56 @@ static void sym_s3(em_sym *s, const pinet_simd_kernels *kern, uint32_t x0, uint3
   kern->sum8(s->bptr, x0, x1, s->borb, s->bval, s->r8, s->lam8 + (size_t)x0 * SYM_LANES);
 }
 
-/* S4 after S3 for the boxes y = s4_box[i], i in [i0, i1): d(y) += D(b, g) over g(b) = y in
- * increasing 8 b + g (one fixed order, whatever the threads), the new lambda(y), and
- * lam8(b, g) = lambda(y) in the same lanes. */
+/* S4 after S3 for the box y = s4_box[i]: d(y) += D(b, g) over g(b) = y in increasing 8 b + g (one
+ * fixed order, whatever the threads), the new lambda(y), and lam8(b, g) = lambda(y) in the same
+ * lanes. */
+static void sym_update_one(em_sym *s, uint32_t i, const double *sens, double *d, double *lambda) {
+  const uint32_t y = s->s4_box[i], *src = s->inv_src;
+  const uint64_t q0 = s->inv_ptr[i], q1 = s->inv_ptr[i + 1];
+  double acc = d[y];
+  for (uint64_t q = q0; q < q1; q++) acc += s->lam8[src[q]];
+  const double next = em_s4_one(lambda[y], acc, sens[y]);
+  d[y] = acc;
+  lambda[y] = next;
+  for (uint64_t q = q0; q < q1; q++) s->lam8[src[q]] = next;
+}
+
+/* The same for eight boxes of eight lanes each (most of them: a group of eight symmetric
+ * images), their eight sums side by side rather than one after another. */
+static void sym_update_eight(em_sym *s, uint32_t i, const double *sens, double *d, double *lambda) {
+  const uint32_t *y = s->s4_box + i, *src = s->inv_src + s->inv_ptr[i];
+  double acc[SYM_LANES], next[SYM_LANES];
+  for (uint32_t j = 0; j < SYM_LANES; j++) acc[j] = d[y[j]];
+  for (uint32_t q = 0; q < SYM_LANES; q++) {
+    for (uint32_t j = 0; j < SYM_LANES; j++) acc[j] += s->lam8[src[j * SYM_LANES + q]];
+  }
+  for (uint32_t j = 0; j < SYM_LANES; j++) {
+    next[j] = em_s4_one(lambda[y[j]], acc[j], sens[y[j]]);
+    d[y[j]] = acc[j];
+    lambda[y[j]] = next[j];
+  }
+  for (uint32_t j = 0; j < SYM_LANES; j++) {
+    for (uint32_t q = 0; q < SYM_LANES; q++) s->lam8[src[j * SYM_LANES + q]] = next[j];
+  }
+}
+
+/* S4 for the boxes s4_box[i], i in [i0, i1). */
 static void sym_update(em_sym *s, uint32_t i0, uint32_t i1, const double *sens, double *d,
                        double *lambda) {
-  double *lam8 = s->lam8;
   const uint64_t *ptr = s->inv_ptr;
-  const uint32_t *src = s->inv_src;
-  for (uint32_t i = i0; i < i1; i++) {
-    const uint32_t y = s->s4_box[i];
-    const uint64_t q0 = ptr[i], q1 = ptr[i + 1];
-    double acc = d[y];
-    for (uint64_t q = q0; q < q1; q++) acc += lam8[src[q]];
-    const double next = em_s4_one(lambda[y], acc, sens[y]);
-    d[y] = acc;
-    lambda[y] = next;
-    for (uint64_t q = q0; q < q1; q++) lam8[src[q]] = next;
+  uint32_t i = i0;
+  while (i < i1) {
+    int eight = i + SYM_LANES <= i1;
+    for (uint32_t j = 1; j <= SYM_LANES && eight; j++) {
+      eight = ptr[i + j] - ptr[i] == (uint64_t)j * SYM_LANES;
+    }
+    if (eight) {
+      sym_update_eight(s, i, sens, d, lambda);
+      i += SYM_LANES;
+    } else {
+      sym_update_one(s, i, sens, d, lambda);
+      i++;
+    }
   }
 }
 
