@@ -109,7 +109,8 @@ static void s123_idx16(const pinet_csr *bt, const uint16_t *idx, const double *c
  *     a view apart cross nearly the same boxes, so most of their rows are still in L1 (in tube
  *     order, neighbouring offsets, which share no boxes, follow each other);
  *   - S4 goes through the boxes by groups of symmetric images (sym_s4_order), whose eight-lane
- *     rows hold one another's D: each row comes into L1 once, not once per lane;
+ *     rows hold one another's D: each row comes into L1 once, not once per lane, and a group of
+ *     eight is one kernel call (one permute per row each way, not 64 indexed lanes);
  *   - S3's entries of a box stay in the order the orbits were found, and S4 adds in a fixed
  *     order, so the numbers do not depend on either order (or on the threads).
  * The products are the plain sweep's; only the order of the sums differs. A tube whose images
@@ -119,6 +120,7 @@ static void s123_idx16(const pinet_csr *bt, const uint16_t *idx, const double *c
 
 #define SYM_LANES 8u
 #define SYM_NONE UINT32_MAX
+#define SYM_PERM (2u * SYM_LANES * SYM_LANES) /* a full group's lane indices (s4group) */
 
 typedef struct em_sym {
   uint32_t tubes, boxes, orbits, n_exc;
@@ -137,7 +139,9 @@ typedef struct em_sym {
   float *exc_val;
   double *lam8;      /* boxes * 8, 64-byte aligned; D(b, g) between S3 and S4 */
   double *r8;        /* orbits * 8, 64-byte aligned */
-  uint32_t *s4_box;  /* boxes: S4's order of the boxes */
+  uint32_t *s4_box;  /* boxes: S4's order of the boxes, the first 8 * groups in full groups */
+  uint32_t groups;
+  uint8_t *gperm;    /* SYM_PERM per full group: its lane indices (pinet_simd_s4group) */
   uint64_t *inv_ptr; /* boxes + 1: per box y in S4's order, */
   uint32_t *inv_src; /* the lanes 8 b + g with g(b) = y, increasing (the order S4 adds them in) */
 } em_sym;
@@ -159,6 +163,7 @@ static void sym_free(em_sym *s) {
   free(s->lam8);
   free(s->r8);
   free(s->s4_box);
+  free(s->gperm);
   free(s->inv_ptr);
   free(s->inv_src);
   free(s);
@@ -304,32 +309,79 @@ static int sweep_key_cmp(const void *pa, const void *pb) {
   return a->found < b->found ? -1 : a->found > b->found;
 }
 
-/* S4's order of the boxes: each box next to its symmetric images, the groups in order of their
- * first box. S4 sums y from the lanes (g^-1(y), g), all in the rows of y's group, so the group's
- * few rows serve all of its boxes while in L1. gmap: as sym_box_maps; order[pos[b]] = b. */
-static void sym_s4_order(const int32_t *gmap, uint32_t boxes, uint32_t *order, uint32_t *pos) {
-  for (uint32_t b = 0; b < boxes; b++) pos[b] = SYM_NONE;
-  uint32_t next = 0;
-  for (uint32_t b = 0; b < boxes; b++) {
-    if (pos[b] != SYM_NONE) continue;
-    uint32_t group[SYM_LANES + 1], m = 0;
-    group[m++] = b;
-    pos[b] = 0; /* placed (the real position follows) */
+/* The group of b's symmetric images among the boxes not yet placed (pos[c] == SYM_NONE), b
+ * first (the smallest of them), sorted; marks them placed. Returns its size (1 .. 8). */
+static uint32_t sym_group(const int32_t *gmap, uint32_t b, uint32_t *pos, uint32_t *group) {
+  uint32_t m = 0;
+  group[m++] = b;
+  pos[b] = 0;
+  for (uint32_t g = 0; g < SYM_LANES; g++) {
+    const int32_t c = gmap[(size_t)b * SYM_LANES + g];
+    if (c < 0 || pos[c] != SYM_NONE) continue;
+    uint32_t j = m;
+    while (j > 0 && group[j - 1] > (uint32_t)c) j--;
+    memmove(group + j + 1, group + j, (m - j) * sizeof *group);
+    group[j] = (uint32_t)c;
+    pos[c] = 0;
+    m++;
+  }
+  return m;
+}
+
+/* Whether the eight boxes of group hold one another's lanes, each row one lane for each box (so
+ * for a group of eight from sym_box_maps' exact maps; checked, not assumed), and if so the lane
+ * indices pinet_simd_s4group takes (perm: SYM_PERM). */
+static int sym_group_full(const int32_t *gmap, const uint32_t *group, uint8_t *perm) {
+  for (uint32_t i = 0; i < SYM_LANES; i++) {
+    uint32_t seen = 0;
     for (uint32_t g = 0; g < SYM_LANES; g++) {
-      const int32_t c = gmap[(size_t)b * SYM_LANES + g];
-      if (c < 0 || pos[c] != SYM_NONE) continue;
-      uint32_t j = m;
-      while (j > 0 && group[j - 1] > (uint32_t)c) j--;
-      memmove(group + j + 1, group + j, (m - j) * sizeof *group);
-      group[j] = (uint32_t)c;
-      pos[c] = 0;
-      m++;
-    }
-    for (uint32_t j = 0; j < m; j++) {
-      pos[group[j]] = next;
-      order[next++] = group[j];
+      const int32_t y = gmap[(size_t)group[i] * SYM_LANES + g];
+      uint32_t j = 0;
+      while (j < SYM_LANES && (y < 0 || group[j] != (uint32_t)y)) j++;
+      if (j == SYM_LANES || (seen >> j & 1u)) return 0;
+      seen |= 1u << j;
+      perm[SYM_LANES * i + j] = (uint8_t)g;
+      perm[SYM_PERM / 2 + SYM_LANES * i + g] = (uint8_t)j;
     }
   }
+  return 1;
+}
+
+/* S4's order of the boxes: the full groups first (eight boxes that are one another's symmetric
+ * images, sym_group_full: S4 takes them eight at a time, pinet_simd_s4group), then every other
+ * box next to its images; groups in order of their first box. Either way a group's boxes are
+ * summed from the lanes of the group's own rows, which then stay in L1. gmap: as sym_box_maps;
+ * order[pos[b]] = b. Sets s->s4_box, s->groups, s->gperm. PINET_ERR_NOMEM. */
+static pinet_status sym_s4_order(em_sym *s, const int32_t *gmap, uint32_t *pos) {
+  const uint32_t boxes = s->boxes;
+  uint32_t group[SYM_LANES], full = 0, rest = 0;
+  uint8_t perm[SYM_PERM];
+  for (int pass = 0; pass < 2; pass++) { /* count, then place */
+    for (uint32_t b = 0; b < boxes; b++) pos[b] = SYM_NONE;
+    uint32_t at_full = 0, at_rest = SYM_LANES * full;
+    for (uint32_t b = 0; b < boxes; b++) {
+      if (pos[b] != SYM_NONE) continue;
+      const uint32_t m = sym_group(gmap, b, pos, group);
+      const int is_full = m == SYM_LANES && sym_group_full(gmap, group, perm);
+      if (pass == 0) {
+        full += (uint32_t)is_full;
+        rest += is_full ? 0 : m;
+        continue;
+      }
+      uint32_t *at = is_full ? &at_full : &at_rest;
+      if (is_full) memcpy(s->gperm + (size_t)(at_full / SYM_LANES) * SYM_PERM, perm, SYM_PERM);
+      for (uint32_t j = 0; j < m; j++) {
+        pos[group[j]] = *at;
+        s->s4_box[(*at)++] = group[j];
+      }
+    }
+    if (pass == 0) {
+      s->groups = full;
+      s->gperm = malloc((full ? full : 1) * (size_t)SYM_PERM);
+      if (s->gperm == NULL) return PINET_ERR_NOMEM;
+    }
+  }
+  return PINET_OK;
 }
 
 /* The inverse of gmap: per box y in S4's order (pos[y], as sym_s4_order), the lanes 8 b + g with
@@ -532,8 +584,9 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sy
     memcpy(s->exc_val + s->exc_ptr[k], bt.val + bt.ptr[t], len * sizeof *s->exc_val);
     s->exc_ptr[k + 1] = s->exc_ptr[k] + len;
   }
-  sym_s4_order(gmap, boxes, s->s4_box, s4_pos);
-  if (sym_inverse(s, gmap, s4_pos) != PINET_OK) goto done;
+  if (sym_s4_order(s, gmap, s4_pos) != PINET_OK || sym_inverse(s, gmap, s4_pos) != PINET_OK) {
+    goto done;
+  }
   *out = s;
   s = NULL;
   st = PINET_OK;
@@ -612,43 +665,25 @@ static void sym_update_one(em_sym *s, uint32_t i, const double *sens, double *d,
   for (uint64_t q = q0; q < q1; q++) s->lam8[src[q]] = next;
 }
 
-/* The same for eight boxes of eight lanes each (most of them: a group of eight symmetric
- * images), their eight sums side by side rather than one after another. */
-static void sym_update_eight(em_sym *s, uint32_t i, const double *sens, double *d, double *lambda) {
-  const uint32_t *y = s->s4_box + i, *src = s->inv_src + s->inv_ptr[i];
-  double acc[SYM_LANES], next[SYM_LANES];
-  for (uint32_t j = 0; j < SYM_LANES; j++) acc[j] = d[y[j]];
-  for (uint32_t q = 0; q < SYM_LANES; q++) {
-    for (uint32_t j = 0; j < SYM_LANES; j++) acc[j] += s->lam8[src[j * SYM_LANES + q]];
+/* S4 for the boxes s4_box[i], i in [i0, i1) (i0, and i1 if it falls among the full groups, a
+ * multiple of 8: sym_s4_split). */
+static void sym_update(em_sym *s, const pinet_simd_kernels *kern, uint32_t i0, uint32_t i1,
+                       const double *sens, double *d, double *lambda) {
+  const uint32_t grouped = SYM_LANES * s->groups;
+  uint32_t i = i0;
+  for (; i < i1 && i < grouped; i += SYM_LANES) {
+    kern->s4group(s->lam8, s->s4_box + i, s->gperm + (size_t)(i / SYM_LANES) * SYM_PERM, sens, d,
+                  lambda);
   }
-  for (uint32_t j = 0; j < SYM_LANES; j++) {
-    next[j] = em_s4_one(lambda[y[j]], acc[j], sens[y[j]]);
-    d[y[j]] = acc[j];
-    lambda[y[j]] = next[j];
-  }
-  for (uint32_t j = 0; j < SYM_LANES; j++) {
-    for (uint32_t q = 0; q < SYM_LANES; q++) s->lam8[src[j * SYM_LANES + q]] = next[j];
-  }
+  for (; i < i1; i++) sym_update_one(s, i, sens, d, lambda);
 }
 
-/* S4 for the boxes s4_box[i], i in [i0, i1). */
-static void sym_update(em_sym *s, uint32_t i0, uint32_t i1, const double *sens, double *d,
-                       double *lambda) {
-  const uint64_t *ptr = s->inv_ptr;
-  uint32_t i = i0;
-  while (i < i1) {
-    int eight = i + SYM_LANES <= i1;
-    for (uint32_t j = 1; j <= SYM_LANES && eight; j++) {
-      eight = ptr[i + j] - ptr[i] == (uint64_t)j * SYM_LANES;
-    }
-    if (eight) {
-      sym_update_eight(s, i, sens, d, lambda);
-      i += SYM_LANES;
-    } else {
-      sym_update_one(s, i, sens, d, lambda);
-      i++;
-    }
-  }
+/* Thread k of n's part of S4: by entries, a full group never split. */
+static void sym_s4_split(const em_sym *s, uint32_t k, uint32_t n, uint64_t *a, uint64_t *b) {
+  const uint64_t grouped = SYM_LANES * (uint64_t)s->groups;
+  pinet_pool_split(s->inv_ptr, s->boxes, k, n, a, b);
+  if (*a < grouped) *a -= *a % SYM_LANES;
+  if (*b < grouped) *b -= *b % SYM_LANES;
 }
 
 void pinet_em_s2(const double *counts, const double *nbar, size_t t0, size_t t1, double *ratio) {
@@ -955,8 +990,8 @@ static void em_part(void *ctx, uint32_t k, uint32_t n) {
       sym_s3(s, kern, (uint32_t)a, (uint32_t)b);
       break;
     case PH_SYM_S4:
-      pinet_pool_split(s->inv_ptr, s->boxes, k, n, &a, &b);
-      sym_update(s, (uint32_t)a, (uint32_t)b, em->sens, em->d, em->lambda);
+      sym_s4_split(s, k, n, &a, &b);
+      sym_update(s, kern, (uint32_t)a, (uint32_t)b, em->sens, em->d, em->lambda);
       break;
     case PH_PLAIN_S12: {
       const uint16_t *i16 = pinet_sysmat_by_tube_idx16(em->m);
@@ -1056,7 +1091,7 @@ static void sym_iterate(pinet_em *em, double *loglik) {
     sym_s1(s, em->kern, 0, s->orbits, loglik != NULL ? em->nbar : NULL);
     if (loglik != NULL) *loglik = em_loglik(em);
     sym_s3(s, em->kern, 0, s->boxes);
-    sym_update(s, 0, s->boxes, em->sens, em->d, em->lambda);
+    sym_update(s, em->kern, 0, s->boxes, em->sens, em->d, em->lambda);
   } else {
     em_job s1 = {em, PH_SYM_S1, 0, loglik != NULL};
     pinet_pool_run(em->pool, em_part, &s1);

@@ -175,6 +175,26 @@ void pinet_simd_ratio8_c(const double *n, const double *nbar, double *r) {
   for (int g = 0; g < 8; g++) r[g] = nbar[g] > 0.0 ? n[g] / nbar[g] : 0.0;
 }
 
+void pinet_simd_s4group_c(double *x, const uint32_t *box, const uint8_t *perm, const double *sens,
+                          double *d, double *lambda) {
+  double acc[8], next[8];
+  for (int j = 0; j < 8; j++) acc[j] = d[box[j]];
+  for (int i = 0; i < 8; i++) {
+    const double *row = x + 8 * (size_t)box[i];
+    for (int j = 0; j < 8; j++) acc[j] += row[perm[8 * i + j]];
+  }
+  for (int j = 0; j < 8; j++) {
+    const double l = lambda[box[j]], s = sens[box[j]];
+    next[j] = s > 0.0 ? l * acc[j] / s : 0.0;
+    d[box[j]] = acc[j];
+    lambda[box[j]] = next[j];
+  }
+  for (int i = 0; i < 8; i++) {
+    double *row = x + 8 * (size_t)box[i];
+    for (int g = 0; g < 8; g++) row[g] = next[perm[64 + 8 * i + g]];
+  }
+}
+
 static void add_i32_c(uint32_t *dst, const uint32_t *src, size_t n) {
   for (size_t i = 0; i < n; i++) dst[i] += src[i];
 }
@@ -186,9 +206,9 @@ static void add_f64_c(double *dst, const double *src, size_t n) {
 }
 
 static const pinet_simd_kernels k_kernels_c = {
-    PINET_ISA_SSE2,      pinet_simd_bp4_c,   pinet_simd_bpfx4_c, pinet_simd_sum8_c,
-    pinet_simd_ratio8_c, pinet_simd_dot16_c, pinet_simd_s1fx_c,  pinet_simd_s3fx_c,
-    add_i32_c,           add_f32_c,          add_f64_c};
+    PINET_ISA_SSE2,      pinet_simd_bp4_c,      pinet_simd_bpfx4_c, pinet_simd_sum8_c,
+    pinet_simd_ratio8_c, pinet_simd_s4group_c,  pinet_simd_dot16_c, pinet_simd_s1fx_c,
+    pinet_simd_s3fx_c,   add_i32_c,             add_f32_c,          add_f64_c};
 
 const pinet_simd_kernels *pinet_simd_kernels_for(pinet_isa isa) {
 #if defined(PINET_SIMD_X86)

@@ -73,6 +73,14 @@ typedef void (*pinet_simd_sum8_fn)(const uint64_t *ptr, uint32_t r0, uint32_t r1
  * pinet_em_s2; one division each, so the same on every ISA). */
 typedef void (*pinet_simd_ratio8_fn)(const double *n, const double *nbar, double *r);
 
+/* The symmetric sweep's S4 for a group of eight boxes box[0] < ... < box[7] whose eight-lane rows
+ * (x + 8 box[i], 64-byte aligned) hold one another's lanes, one from each row for each box:
+ * acc[j] = d[box[j]] + sum over i = 0 .. 7 in order of x[8 box[i] + perm[8 i + j]]; then as
+ * pinet_em_s4, lambda[box[j]] = sens > 0 ? lambda * acc[j] / sens : 0 and d[box[j]] = acc[j];
+ * then x[8 box[i] + g] = lambda[box[perm[64 + 8 i + g]]] (the new image back into the rows). */
+typedef void (*pinet_simd_s4group_fn)(double *x, const uint32_t *box, const uint8_t *perm,
+                                      const double *sens, double *d, double *lambda);
+
 /* The plain sweep's forward projection: sum_e val[e] * x[idx[e]] as eight partial sums
  * (e - e0 mod 8) added as ((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7)), then the last
  * (e1 - e0) mod 8 entries one by one. */
@@ -99,6 +107,7 @@ typedef struct pinet_simd_kernels {
   pinet_simd_bpfx4_fn bpfx4;
   pinet_simd_sum8_fn sum8;
   pinet_simd_ratio8_fn ratio8;
+  pinet_simd_s4group_fn s4group;
   pinet_simd_dot16_fn dot16;
   pinet_simd_s1fx_fn s1fx;
   pinet_simd_s3fx_fn s3fx;
@@ -123,6 +132,8 @@ void pinet_simd_bpfx4_c(const pinet_simd_bpfx4 *j, uint32_t nv, uint32_t c0, uin
 void pinet_simd_sum8_c(const uint64_t *ptr, uint32_t r0, uint32_t r1, const uint32_t *k,
                        const float *v, const double *x, double *out);
 void pinet_simd_ratio8_c(const double *n, const double *nbar, double *r);
+void pinet_simd_s4group_c(double *x, const uint32_t *box, const uint8_t *perm, const double *sens,
+                          double *d, double *lambda);
 double pinet_simd_dot16_c(const uint16_t *idx, const float *val, uint64_t e0, uint64_t e1,
                           const double *x);
 int32_t pinet_simd_s1fx_c(const uint32_t *idx, const float *val, uint64_t e0, uint64_t e1,

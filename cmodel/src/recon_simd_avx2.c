@@ -354,8 +354,10 @@ static void add_f64_avx2(double *dst, const double *src, size_t n) {
 }
 
 static const pinet_simd_kernels k_kernels_avx2 = {
-    PINET_ISA_AVX2, bp4_avx2,     bpfx4_avx2,   sum8_avx2,    ratio8_avx2, dot16_avx2,
-    s1fx_avx2,      s3fx_avx2,    add_i32_avx2, add_f32_avx2, add_f64_avx2};
+    PINET_ISA_AVX2, bp4_avx2,     bpfx4_avx2,   sum8_avx2,    ratio8_avx2,
+    /* S4 by groups: the C kernel (an eight-lane permute takes several steps on AVX2) */
+    pinet_simd_s4group_c,
+    dot16_avx2,     s1fx_avx2,    s3fx_avx2,    add_i32_avx2, add_f32_avx2, add_f64_avx2};
 
 const pinet_simd_kernels *pinet_simd_kernels_avx2(void) { return &k_kernels_avx2; }
 

@@ -204,6 +204,27 @@ static void ratio8_avx512(const double *n, const double *nbar, double *r) {
   _mm512_storeu_pd(r, _mm512_maskz_div_pd(pos, _mm512_loadu_pd(n), nb)); /* +0 elsewhere */
 }
 
+/* The group's eight boxes side by side: each row's lanes reach them through one permute. */
+static void s4group_avx512(double *x, const uint32_t *box, const uint8_t *perm, const double *sens,
+                           double *d, double *lambda) {
+  const __m256i bx = _mm256_loadu_si256((const __m256i *)(const void *)box);
+  __m512d acc = _mm512_i32gather_pd(bx, d, 8);
+  for (int i = 0; i < 8; i++) {
+    const __m512i p = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(perm + 8 * i)));
+    acc = _mm512_add_pd(acc, _mm512_permutexvar_pd(p, _mm512_load_pd(x + 8 * (size_t)box[i])));
+  }
+  const __m512d s = _mm512_i32gather_pd(bx, sens, 8);
+  const __mmask8 pos = _mm512_cmp_pd_mask(s, _mm512_setzero_pd(), _CMP_GT_OQ);
+  const __m512d next = _mm512_maskz_div_pd(pos, _mm512_mul_pd(_mm512_i32gather_pd(bx, lambda, 8), acc), s);
+  _mm512_i32scatter_pd(d, bx, acc, 8);
+  _mm512_i32scatter_pd(lambda, bx, next, 8);
+  for (int i = 0; i < 8; i++) {
+    const __m512i q =
+        _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(perm + 64 + 8 * i)));
+    _mm512_store_pd(x + 8 * (size_t)box[i], _mm512_permutexvar_pd(q, next));
+  }
+}
+
 /* the eight partial sums s0..s7 in one register (entry e - e0 mod 8) */
 static double dot16_avx512(const uint16_t *idx, const float *val, uint64_t e0, uint64_t e1,
                            const double *x) {
@@ -307,8 +328,8 @@ static void add_f64_avx512(double *dst, const double *src, size_t n) {
 
 static const pinet_simd_kernels k_kernels_avx512 = {
     PINET_ISA_AVX512, bp4_avx512,     bpfx4_avx512,   sum8_avx512,    ratio8_avx512,
-    dot16_avx512,     s1fx_avx512,    s3fx_avx512,    add_i32_avx512, add_f32_avx512,
-    add_f64_avx512};
+    s4group_avx512,   dot16_avx512,   s1fx_avx512,    s3fx_avx512,    add_i32_avx512,
+    add_f32_avx512,   add_f64_avx512};
 
 const pinet_simd_kernels *pinet_simd_kernels_avx512(void) { return &k_kernels_avx512; }
 
