@@ -8,7 +8,8 @@
  *                                         DIR/{ptr.i64,idx.i32,val.f32,counts.f64,lam0.f64,
  *                                         sens.f64,lam1.f64} and times one EM iteration (the
  *                                         default sweep, and the plain fused one with the
- *                                         symmetries off)
+ *                                         symmetries off), each after PINET_BENCH_EM_WARM
+ *                                         untimed ones (environment; default 0)
  * ISA: sse2 | avx2 | avx512 | auto (default auto: PINET_ISA or the widest the CPU has); T: threads
  * (default 1). Each prints one line of key=value figures on stdout. Times are the thread's CPU
  * time (best of REPS; `*_wall_s`: wall-clock time, what T > 1 is judged on). */
@@ -156,6 +157,10 @@ static int bench_em(int argc, char **argv) {
     double th = 3.14159265358979323846 * (double)(tl[t] / n) / v, s = (double)(tl[t] % n) - g.bin_center;
     counts[t] = nearbyint(100.0 * pinet_phantom_line_integral(e, ne, n, th, s));
   }
+  /* the first iterations after a pass over other data run from cold caches (and take a few
+   * more to settle here), which a reconstruction of tens of iterations does not */
+  const char *warm_env = getenv("PINET_BENCH_EM_WARM");
+  const int warm = warm_env != NULL ? atoi(warm_env) : 0;
   pinet_em *em = NULL;
   double t_create = now_s();
   if (pinet_em_create(m, counts, NULL, &em) != PINET_OK) return 5;
@@ -178,6 +183,9 @@ static int bench_em(int argc, char **argv) {
   for (int pass = 0; pass < 2; pass++) {
     if (pinet_em_set_symmetry(em, pass) != PINET_OK) return 5;
     double *bp = pass ? &best : &best_plain, *bw = pass ? &wall : &wall_plain;
+    for (int r = 0; r < warm; r++) {
+      if (pinet_em_set_image(em, lam0) != PINET_OK || pinet_em_iterate(em, NULL) != PINET_OK) return 5;
+    }
     for (int r = 0; r < reps; r++) {
       if (pinet_em_set_image(em, lam0) != PINET_OK) return 5;
       double w = wall_s(), t = now_s();

@@ -5,7 +5,8 @@
 #     scikit-image's iradon (Debian python3-skimage) and ctsim's pjrec (Debian ctsim),
 #     time ratios and the RMSE of each against the phantom inside the reconstruction disk;
 #   one EM iteration on the 128 x 128, 180-view parallel-beam matrix: pinet vs scipy CSR
-#     (Debian python3-scipy);
+#     (Debian python3-scipy), both timed after EM_WARM untimed iterations (the first ones after
+#     other work run from cold caches and take a few more to settle; a reconstruction runs tens);
 #   both again on every instruction set (sse2, avx2, avx512; PINET_ISA) the CPU runs: FBP pixel-
 #     view interpolations per second (whole run and backprojection alone), EM iteration time,
 #     and whether the image is byte for byte sse2's;
@@ -41,6 +42,8 @@ kv() { # kv KEY LINE -> value of KEY=value in LINE
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "nan" }'; }
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 ROUNDS=3
+EM_WARM=10 # untimed EM iterations before the timed ones, for pinet and scipy alike
+export PINET_BENCH_EM_WARM=$EM_WARM
 # smaller KEY A B: true if line A's KEY is below line B's (or B is empty)
 smaller() { [[ -z "$3" ]] || awk -v a="$(kv "$1" "$2")" -v b="$(kv "$1" "$3")" 'BEGIN { exit !(a < b) }'; }
 
@@ -104,7 +107,7 @@ else
 fi
 
 echo
-echo "== EM, one iteration, 128x128, 180 views x 128 bins parallel beam (best of $REPS, $ROUNDS rounds) =="
+echo "== EM, one iteration, 128x128, 180 views x 128 bins parallel beam (best of $REPS after $EM_WARM untimed, $ROUNDS rounds) =="
 echo "   (pinet and scipy take turns, round after round, so a burst of other work on a shared"
 echo "    machine does not fall on one of them only)"
 mkdir -p "$WORK/em"
@@ -138,7 +141,7 @@ fi
 
 echo
 
-echo "== Instruction sets: the same FBP and EM iteration, single-threaded (best of $REPS, $ROUNDS rounds) =="
+echo "== Instruction sets: the same FBP and EM iteration, single-threaded (best of $REPS, EM after $EM_WARM untimed, $ROUNDS rounds) =="
 echo "   (G interp/s: pixel-view interpolations per second, whole FBP and backprojection alone;"
 echo "    every image is compared with sse2's byte for byte: the kernels compute the same sums;"
 echo "    the instruction sets take turns, round after round, so a burst of other work on a shared"
@@ -186,7 +189,7 @@ fi
 
 echo
 TOP="${BEST_ISA:-sse2}"
-echo "== Threads: --threads T on $TOP, wall-clock time (best of $REPS, $ROUNDS rounds; $(getconf _NPROCESSORS_ONLN) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)) =="
+echo "== Threads: --threads T on $TOP, wall-clock time (best of $REPS, EM after $EM_WARM untimed, $ROUNDS rounds; $(getconf _NPROCESSORS_ONLN) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)) =="
 echo "   (the image must not depend on T: compared with T = 1 byte for byte)"
 declare -A TF TE
 for ((r = 0; r < ROUNDS; r++)); do
