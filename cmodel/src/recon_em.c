@@ -140,6 +140,9 @@ typedef struct em_sym {
   double *lam8;      /* boxes * 8, 64-byte aligned; D(b, g) between S3 and S4 */
   double *r8;        /* orbits * 8, 64-byte aligned */
   uint32_t *s4_box;  /* boxes: S4's order of the boxes, the first 8 * groups in full groups */
+  uint32_t *s4_pos;  /* boxes: each box's place in that order */
+  double *sens4;     /* boxes: s(b) in S4's order */
+  double *d4;        /* boxes: d(b) in S4's order (the symmetric sweep's S3 sums) */
   uint32_t groups;
   uint8_t *gperm;    /* SYM_PERM per full group: its lane indices (pinet_simd_s4group) */
   uint64_t *inv_ptr; /* boxes + 1: per box y in S4's order, */
@@ -163,6 +166,9 @@ static void sym_free(em_sym *s) {
   free(s->lam8);
   free(s->r8);
   free(s->s4_box);
+  free(s->s4_pos);
+  free(s->sens4);
+  free(s->d4);
   free(s->gperm);
   free(s->inv_ptr);
   free(s->inv_src);
@@ -405,7 +411,8 @@ static pinet_status sym_inverse(em_sym *s, const int32_t *gmap, const uint32_t *
 
 /* Find the orbits (greedily, in tube order). *out stays NULL when fewer than half the tubes are in
  * exact orbits. Errors: PINET_ERR_NOMEM. */
-static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sym **out) {
+static pinet_status sym_build(const pinet_sysmat *m, const double *counts, const double *sens,
+                               em_sym **out) {
   *out = NULL;
   const pinet_csr bt = pinet_sysmat_by_tube(m);
   const uint32_t n = pinet_sysmat_size(m), boxes = bt.cols, tubes = bt.rows;
@@ -424,7 +431,6 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sy
   int32_t *pixel_box = malloc((size_t)n * n * sizeof *pixel_box);
   uint32_t best_cc = n;    /* twice the centre of the symmetries */
   sweep_key *sweep = NULL; /* S1's order of the orbits */
-  uint32_t *s4_pos = NULL; /* boxes: each box's place in S4's order */
   int32_t *gmap = malloc((size_t)boxes * SYM_LANES * sizeof *gmap);
   uint64_t *hash = malloc((size_t)tubes * sizeof *hash);
   uint32_t *table = malloc(tsize * sizeof *table);
@@ -516,9 +522,14 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sy
     goto done;
   }
   sweep = malloc((orbits ? orbits : 1) * sizeof *sweep);
-  s4_pos = malloc((size_t)boxes * sizeof *s4_pos);
+  s->s4_pos = malloc((size_t)boxes * sizeof *s->s4_pos);
   s->s4_box = malloc((size_t)boxes * sizeof *s->s4_box);
-  if (sweep == NULL || s4_pos == NULL || s->s4_box == NULL) goto done;
+  s->sens4 = malloc((size_t)boxes * sizeof *s->sens4);
+  s->d4 = malloc((size_t)boxes * sizeof *s->d4);
+  if (sweep == NULL || s->s4_pos == NULL || s->s4_box == NULL || s->sens4 == NULL ||
+      s->d4 == NULL) {
+    goto done;
+  }
   for (uint32_t i = 0; i < orbits; i++) {
     sweep[i] = orbit_sweep_key(&bt, bp, n, best_cc / 2.0, reps[i], i);
   }
@@ -584,9 +595,10 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, em_sy
     memcpy(s->exc_val + s->exc_ptr[k], bt.val + bt.ptr[t], len * sizeof *s->exc_val);
     s->exc_ptr[k + 1] = s->exc_ptr[k] + len;
   }
-  if (sym_s4_order(s, gmap, s4_pos) != PINET_OK || sym_inverse(s, gmap, s4_pos) != PINET_OK) {
+  if (sym_s4_order(s, gmap, s->s4_pos) != PINET_OK || sym_inverse(s, gmap, s->s4_pos) != PINET_OK) {
     goto done;
   }
+  for (uint32_t i = 0; i < boxes; i++) s->sens4[i] = sens[s->s4_box[i]];
   *out = s;
   s = NULL;
   st = PINET_OK;
@@ -602,7 +614,6 @@ done:
   free(lanes);
   free(reps);
   free(sweep);
-  free(s4_pos);
   return st;
 }
 
@@ -651,16 +662,16 @@ static void sym_s3(em_sym *s, const pinet_simd_kernels *kern, uint32_t x0, uint3
   kern->sum8(s->bptr, x0, x1, s->borb, s->bval, s->r8, s->lam8 + (size_t)x0 * SYM_LANES);
 }
 
-/* S4 after S3 for the box y = s4_box[i]: d(y) += D(b, g) over g(b) = y in increasing 8 b + g (one
- * fixed order, whatever the threads), the new lambda(y), and lam8(b, g) = lambda(y) in the same
- * lanes. */
-static void sym_update_one(em_sym *s, uint32_t i, const double *sens, double *d, double *lambda) {
+/* S4 after S3 for the box y = s4_box[i]: d4[i] += D(b, g) over g(b) = y in increasing 8 b + g
+ * (one fixed order, whatever the threads), the new lambda(y), and lam8(b, g) = lambda(y) in the
+ * same lanes. */
+static void sym_update_one(em_sym *s, uint32_t i, double *lambda) {
   const uint32_t y = s->s4_box[i], *src = s->inv_src;
   const uint64_t q0 = s->inv_ptr[i], q1 = s->inv_ptr[i + 1];
-  double acc = d[y];
+  double acc = s->d4[i];
   for (uint64_t q = q0; q < q1; q++) acc += s->lam8[src[q]];
-  const double next = em_s4_one(lambda[y], acc, sens[y]);
-  d[y] = acc;
+  const double next = em_s4_one(lambda[y], acc, s->sens4[i]);
+  s->d4[i] = acc;
   lambda[y] = next;
   for (uint64_t q = q0; q < q1; q++) s->lam8[src[q]] = next;
 }
@@ -668,14 +679,14 @@ static void sym_update_one(em_sym *s, uint32_t i, const double *sens, double *d,
 /* S4 for the boxes s4_box[i], i in [i0, i1) (i0, and i1 if it falls among the full groups, a
  * multiple of 8: sym_s4_split). */
 static void sym_update(em_sym *s, const pinet_simd_kernels *kern, uint32_t i0, uint32_t i1,
-                       const double *sens, double *d, double *lambda) {
+                       double *lambda) {
   const uint32_t grouped = SYM_LANES * s->groups;
   uint32_t i = i0;
   for (; i < i1 && i < grouped; i += SYM_LANES) {
-    kern->s4group(s->lam8, s->s4_box + i, s->gperm + (size_t)(i / SYM_LANES) * SYM_PERM, sens, d,
-                  lambda);
+    kern->s4group(s->lam8, s->s4_box + i, s->gperm + (size_t)(i / SYM_LANES) * SYM_PERM,
+                  s->sens4 + i, s->d4 + i, lambda);
   }
-  for (; i < i1; i++) sym_update_one(s, i, sens, d, lambda);
+  for (; i < i1; i++) sym_update_one(s, i, lambda);
 }
 
 /* Thread k of n's part of S4: by entries, a full group never split. */
@@ -924,7 +935,7 @@ pinet_status pinet_em_create(const pinet_sysmat *m, const double *counts, const 
     }
   }
   if (o.subsets == 1 && o.arith == PINET_RECON_FLOAT) {
-    pinet_status st = sym_build(m, em->counts, &em->sym);
+    pinet_status st = sym_build(m, em->counts, em->sens, &em->sym);
     if (st != PINET_OK) {
       pinet_em_free(em);
       return st;
@@ -991,7 +1002,7 @@ static void em_part(void *ctx, uint32_t k, uint32_t n) {
       break;
     case PH_SYM_S4:
       sym_s4_split(s, k, n, &a, &b);
-      sym_update(s, kern, (uint32_t)a, (uint32_t)b, em->sens, em->d, em->lambda);
+      sym_update(s, kern, (uint32_t)a, (uint32_t)b, em->lambda);
       break;
     case PH_PLAIN_S12: {
       const uint16_t *i16 = pinet_sysmat_by_tube_idx16(em->m);
@@ -1077,7 +1088,7 @@ static void em_run(pinet_em *em, em_phase phase, uint32_t subset) {
  * S1 + S2 by orbit, S3 by box, S4; lam8 holds lambda on entry and the new image on return. */
 static void sym_iterate(pinet_em *em, double *loglik) {
   em_sym *s = em->sym;
-  memset(em->d, 0, (size_t)s->boxes * sizeof(double));
+  memset(s->d4, 0, (size_t)s->boxes * sizeof(double));
   for (uint32_t k = 0; k < s->n_exc; k++) {
     const uint32_t t = s->exc[k];
     const uint64_t e0 = s->exc_ptr[k], e1 = s->exc_ptr[k + 1];
@@ -1085,13 +1096,13 @@ static void sym_iterate(pinet_em *em, double *loglik) {
     const double r = nb > 0.0 ? em->counts[t] / nb : 0.0;
     em->nbar[t] = nb;
     em->ratio[t] = r;
-    for (uint64_t e = e0; e < e1; e++) em->d[s->exc_idx[e]] += (double)s->exc_val[e] * r;
+    for (uint64_t e = e0; e < e1; e++) s->d4[s->s4_pos[s->exc_idx[e]]] += (double)s->exc_val[e] * r;
   }
   if (em->pool == NULL) {
     sym_s1(s, em->kern, 0, s->orbits, loglik != NULL ? em->nbar : NULL);
     if (loglik != NULL) *loglik = em_loglik(em);
     sym_s3(s, em->kern, 0, s->boxes);
-    sym_update(s, em->kern, 0, s->boxes, em->sens, em->d, em->lambda);
+    sym_update(s, em->kern, 0, s->boxes, em->lambda);
   } else {
     em_job s1 = {em, PH_SYM_S1, 0, loglik != NULL};
     pinet_pool_run(em->pool, em_part, &s1);

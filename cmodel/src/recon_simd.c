@@ -178,15 +178,14 @@ void pinet_simd_ratio8_c(const double *n, const double *nbar, double *r) {
 void pinet_simd_s4group_c(double *x, const uint32_t *box, const uint8_t *perm, const double *sens,
                           double *d, double *lambda) {
   double acc[8], next[8];
-  for (int j = 0; j < 8; j++) acc[j] = d[box[j]];
+  for (int j = 0; j < 8; j++) acc[j] = d[j];
   for (int i = 0; i < 8; i++) {
     const double *row = x + 8 * (size_t)box[i];
     for (int j = 0; j < 8; j++) acc[j] += row[perm[8 * i + j]];
   }
   for (int j = 0; j < 8; j++) {
-    const double l = lambda[box[j]], s = sens[box[j]];
-    next[j] = s > 0.0 ? l * acc[j] / s : 0.0;
-    d[box[j]] = acc[j];
+    next[j] = sens[j] > 0.0 ? lambda[box[j]] * acc[j] / sens[j] : 0.0;
+    d[j] = acc[j];
     lambda[box[j]] = next[j];
   }
   for (int i = 0; i < 8; i++) {

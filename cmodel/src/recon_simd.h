@@ -75,9 +75,10 @@ typedef void (*pinet_simd_ratio8_fn)(const double *n, const double *nbar, double
 
 /* The symmetric sweep's S4 for a group of eight boxes box[0] < ... < box[7] whose eight-lane rows
  * (x + 8 box[i], 64-byte aligned) hold one another's lanes, one from each row for each box:
- * acc[j] = d[box[j]] + sum over i = 0 .. 7 in order of x[8 box[i] + perm[8 i + j]]; then as
- * pinet_em_s4, lambda[box[j]] = sens > 0 ? lambda * acc[j] / sens : 0 and d[box[j]] = acc[j];
- * then x[8 box[i] + g] = lambda[box[perm[64 + 8 i + g]]] (the new image back into the rows). */
+ * acc[j] = d[j] + sum over i = 0 .. 7 in order of x[8 box[i] + perm[8 i + j]]; then as
+ * pinet_em_s4, lambda[box[j]] = sens[j] > 0 ? lambda[box[j]] * acc[j] / sens[j] : 0 and
+ * d[j] = acc[j] (d, sens: the group's eight values side by side); then
+ * x[8 box[i] + g] = lambda[box[perm[64 + 8 i + g]]] (the new image back into the rows). */
 typedef void (*pinet_simd_s4group_fn)(double *x, const uint32_t *box, const uint8_t *perm,
                                       const double *sens, double *d, double *lambda);
 
