@@ -1007,6 +1007,70 @@ static void test_shuffle_fast_build_kind(void **state) {
                                             6), PINET_ERR_NULL);
 }
 
+/* pinet_shuffle_build_kind_typed: PAPER is pinet_shuffle_build's schedule for every type, FAST
+ * pinet_shuffle_build_fast_typed's for that type (so the i32 integrate is the ring's, which the
+ * untyped builder's is not: the check below can tell them apart); an unknown elem or kind is
+ * PINET_ERR_RANGE with *out cleared, a NULL out PINET_ERR_NULL. */
+static void test_shuffle_fast_build_kind_typed(void **state) {
+  (void)state;
+  const pinet_shuffle_op ops[3] = {PINET_SHUFFLE_OP_INTEGRATE, PINET_SHUFFLE_OP_ALLGATHER,
+                                   PINET_SHUFFLE_OP_SCATTER};
+  const pinet_shuffle_elem elems[3] = {PINET_SHUFFLE_I32, PINET_SHUFFLE_F32, PINET_SHUFFLE_F64};
+  for (uint32_t N = 2; N <= 32; N *= 2u) {
+    const uint32_t M = 4u * N;
+    for (int o = 0; o < 3; o++) {
+      for (int t = 0; t < 3; t++) {
+        pinet_shuffle_schedule *want_p = NULL, *want_f = NULL, *got_p = NULL, *got_f = NULL;
+        assert_int_equal(pinet_shuffle_build(&want_p, ops[o], N, M), PINET_OK);
+        assert_int_equal(pinet_shuffle_build_fast_typed(&want_f, ops[o], N, M, elems[t]), PINET_OK);
+        assert_int_equal(pinet_shuffle_build_kind_typed(&got_p, PINET_SHUFFLE_PAPER, ops[o], N, M,
+                                                        elems[t]),
+                         PINET_OK);
+        assert_int_equal(pinet_shuffle_build_kind_typed(&got_f, PINET_SHUFFLE_FAST, ops[o], N, M,
+                                                        elems[t]),
+                         PINET_OK);
+        CHECK(same_transfers(got_p, want_p), "kind_typed paper %s type %d N=%u",
+              pinet_shuffle_op_name(ops[o]), t, N);
+        CHECK(same_transfers(got_f, want_f), "kind_typed fast %s type %d N=%u",
+              pinet_shuffle_op_name(ops[o]), t, N);
+        pinet_shuffle_schedule_free(want_p);
+        pinet_shuffle_schedule_free(want_f);
+        pinet_shuffle_schedule_free(got_p);
+        pinet_shuffle_schedule_free(got_f);
+      }
+    }
+  }
+  pinet_shuffle_schedule *i32 = NULL, *any = NULL;
+  assert_int_equal(pinet_shuffle_build_kind_typed(&i32, PINET_SHUFFLE_FAST,
+                                                  PINET_SHUFFLE_OP_INTEGRATE, 8, 64,
+                                                  PINET_SHUFFLE_I32),
+                   PINET_OK);
+  assert_int_equal(pinet_shuffle_build_kind(&any, PINET_SHUFFLE_FAST, PINET_SHUFFLE_OP_INTEGRATE,
+                                            8, 64),
+                   PINET_OK);
+  assert_false(same_transfers(i32, any));
+  pinet_shuffle_schedule_free(i32);
+  pinet_shuffle_schedule_free(any);
+  pinet_shuffle_schedule *p = NULL, *stale = (pinet_shuffle_schedule *)&p;
+  for (int k = 0; k < 2; k++) {
+    p = stale;
+    assert_int_equal(pinet_shuffle_build_kind_typed(&p, (pinet_shuffle_kind)k,
+                                                    PINET_SHUFFLE_OP_SCATTER, 8, 64,
+                                                    (pinet_shuffle_elem)3),
+                     PINET_ERR_RANGE);
+    assert_null(p);
+  }
+  p = stale;
+  assert_int_equal(pinet_shuffle_build_kind_typed(&p, (pinet_shuffle_kind)2,
+                                                  PINET_SHUFFLE_OP_SCATTER, 8, 64,
+                                                  PINET_SHUFFLE_I32),
+                   PINET_ERR_RANGE);
+  assert_null(p);
+  assert_int_equal(pinet_shuffle_build_kind_typed(NULL, PINET_SHUFFLE_FAST, PINET_SHUFFLE_OP_BCAST,
+                                                  8, 6, PINET_SHUFFLE_I32),
+                   PINET_ERR_NULL);
+}
+
 int main(void) {
   g_seed = test_seed("test_shuffle_fast", g_seed);
   const struct CMUnitTest tests[] = {
@@ -1021,6 +1085,7 @@ int main(void) {
       cmocka_unit_test(test_shuffle_fast_bad_input),
       cmocka_unit_test(test_shuffle_fast_cut_through_rules),
       cmocka_unit_test(test_shuffle_fast_build_kind),
+      cmocka_unit_test(test_shuffle_fast_build_kind_typed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

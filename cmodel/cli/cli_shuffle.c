@@ -558,9 +558,8 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
   }
   pinet_shuffle_schedule *s = NULL;
   /* the fast integrate depends on the type: ring order for int32, the paper's tree for floats */
-  pinet_status st = sched_index == PINET_SHUFFLE_PAPER
-                        ? pinet_shuffle_build(&s, op, pes, words)
-                        : pinet_shuffle_build_fast_typed(&s, op, pes, words, elem);
+  pinet_status st =
+      pinet_shuffle_build_kind_typed(&s, (pinet_shuffle_kind)sched_index, op, pes, words, elem);
   if (st != PINET_OK) {
     return pinet_cli_fail(ctx, st, "cannot build the %s schedule", k_run_ops[op_index]);
   }

@@ -83,15 +83,6 @@ static pinet_shuffle_kind other_kind(pinet_shuffle_kind kind) {
   return kind == PINET_SHUFFLE_PAPER ? PINET_SHUFFLE_FAST : PINET_SHUFFLE_PAPER;
 }
 
-/* The schedule of `kind` for data of type elem: the fast integrate of int32 data (the fixed-point
- * runs) goes around the ring, with the paper's results (pinet_shuffle_build_fast_typed). */
-static pinet_status build_for(pinet_shuffle_schedule **s, pinet_shuffle_kind kind,
-                              pinet_shuffle_op op, uint32_t pes, uint32_t words,
-                              pinet_shuffle_elem elem) {
-  if (kind == PINET_SHUFFLE_FAST) return pinet_shuffle_build_fast_typed(s, op, pes, words, elem);
-  return pinet_shuffle_build_kind(s, kind, op, pes, words);
-}
-
 /* *t = the done cycle of (op, pes, words) under the kind that does not run. Both builders take
  * the same arguments (pinet_shuffle_build_fast's contract), so this never fails but for memory;
  * should that contract break, *t = CYCLES_NONE and the run goes on as it would have without the
@@ -99,7 +90,7 @@ static pinet_status build_for(pinet_shuffle_schedule **s, pinet_shuffle_kind kin
 static pinet_status measure_other(const par *x, pinet_shuffle_op op, uint32_t pes, uint32_t words,
                                   pinet_shuffle_elem elem, uint64_t *t) {
   pinet_shuffle_schedule *o = NULL;
-  pinet_status st = build_for(&o, other_kind(x->kind), op, pes, words, elem);
+  pinet_status st = pinet_shuffle_build_kind_typed(&o, other_kind(x->kind), op, pes, words, elem);
   if (st == PINET_OK) st = pinet_shuffle_cycle_total(o, t);
   pinet_shuffle_schedule_free(o);
   if (st != PINET_OK) *t = CYCLES_NONE;
@@ -156,7 +147,7 @@ static pinet_status run_op(const par *x, pinet_status st, pinet_shuffle_op op,
                            pinet_shuffle_elem elem, mems *m) {
   pinet_shuffle_schedule *s = NULL;
   uint64_t t_other = CYCLES_NONE;
-  if (st == PINET_OK) st = build_for(&s, x->kind, op, m->pes, m->words, elem);
+  if (st == PINET_OK) st = pinet_shuffle_build_kind_typed(&s, x->kind, op, m->pes, m->words, elem);
   if (st == PINET_OK) st = measure_other(x, op, m->pes, m->words, elem, &t_other);
   st = exec_sched(x, st, s, &t_other, elem, m);
   pinet_shuffle_schedule_free(s);

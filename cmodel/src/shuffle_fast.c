@@ -296,13 +296,20 @@ int pinet_shuffle_schedule_cut_through(const pinet_shuffle_schedule *sched) {
   return 0;
 }
 
-pinet_status pinet_shuffle_build_kind(pinet_shuffle_schedule **out, pinet_shuffle_kind kind,
-                                      pinet_shuffle_op op, uint32_t pes, uint32_t words) {
+pinet_status pinet_shuffle_build_kind_typed(pinet_shuffle_schedule **out, pinet_shuffle_kind kind,
+                                            pinet_shuffle_op op, uint32_t pes, uint32_t words,
+                                            pinet_shuffle_elem elem) {
   RETURN_ERROR_IF(out == NULL, PINET_ERR_NULL);
   *out = NULL;
+  RETURN_ERROR_IF(pinet_shuffle_elem_size(elem) == 0, PINET_ERR_RANGE);
   switch (kind) {
     case PINET_SHUFFLE_PAPER: return pinet_shuffle_build(out, op, pes, words);
-    case PINET_SHUFFLE_FAST: return pinet_shuffle_build_fast(out, op, pes, words);
+    case PINET_SHUFFLE_FAST: return pinet_shuffle_build_fast_typed(out, op, pes, words, elem);
     default: return PINET_ERR_RANGE; /* a value outside the enum, e.g. from a cast */
   }
+}
+
+pinet_status pinet_shuffle_build_kind(pinet_shuffle_schedule **out, pinet_shuffle_kind kind,
+                                      pinet_shuffle_op op, uint32_t pes, uint32_t words) {
+  return pinet_shuffle_build_kind_typed(out, kind, op, pes, words, PINET_SHUFFLE_F64);
 }

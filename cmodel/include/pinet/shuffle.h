@@ -280,6 +280,14 @@ typedef enum pinet_shuffle_kind {
 pinet_status pinet_shuffle_build_kind(pinet_shuffle_schedule **out, pinet_shuffle_kind kind,
                                       pinet_shuffle_op op, uint32_t pes, uint32_t words);
 
+/* The same for data of one element type: pinet_shuffle_build (PAPER, any type) or
+ * pinet_shuffle_build_fast_typed (FAST). pinet_shuffle_build_kind is this with
+ * PINET_SHUFFLE_F64 (a schedule that may run on any type). An unknown kind or elem:
+ * PINET_ERR_RANGE with *out = NULL. */
+pinet_status pinet_shuffle_build_kind_typed(pinet_shuffle_schedule **out, pinet_shuffle_kind kind,
+                                            pinet_shuffle_op op, uint32_t pes, uint32_t words,
+                                            pinet_shuffle_elem elem);
+
 /* Ring exchange layout: in one step PE ring[r] sends `words` words from next_src to ring[r+1]'s
  * next_dst, and `words` words from prev_src to ring[r-1]'s prev_dst, with `combine`. */
 typedef struct pinet_shuffle_ring_xchg {
