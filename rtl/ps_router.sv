@@ -185,8 +185,7 @@ module ps_router #(
   logic [CntW-1:0]        rda_len_q, rdb_len_q, wra_len_q, wrb_len_q;  // 0: port idle
   logic [CntW-1:0]        rda_st_q, rdb_st_q, wra_st_q, wrb_st_q;      // first cycle (start)
   src_e                   wra_src_q;
-  logic                   wra_add_q, wrb_add_q;  // ADD: the old word + the incoming one
-  logic                   wra_add3_q;            // write A also adds write B's input link
+  logic                   wra_add3_q;  // write A also adds write B's input link
 
   // Memory: MemWords words, no reset (a RAM).
   logic [Width-1:0] mem_q [MemWords];
@@ -374,7 +373,7 @@ module ps_router #(
   logic [StepW-1:0] dsh;         // d - depth: the parts of this PE's subtree are unit << dsh
   logic [XW-1:0]    x_pkt, x_upper, x_own, x_kid0, x_kid1;
   logic             half;        // fast allgather's last, integrate's first step: halves
-  logic             wra_add_d, wrb_add_d, wra_add3_d;
+  logic             wra_add3_d;
   logic [PeW-1:0]   seg_cw_out, seg_cw_in, seg_ccw_out, seg_ccw_in;  // fast allgather
   src_e             wra_src_d;
 
@@ -470,8 +469,6 @@ module ps_router #(
     wra_st_d  = '0;
     wrb_st_d  = '0;
     wra_src_d = ps_pkg::SrcIn0;
-    wra_add_d  = 1'b0;
-    wrb_add_d  = 1'b0;
     wra_add3_d = 1'b0;
     unique case (op_q)
       // Paper integrate, step k = st: PE i sends half b of its block i mod 2^(k-1) on out b; its
@@ -502,14 +499,9 @@ module ps_router #(
           wrb_in2_d  = !ring_succ_link_i;
           wrb_x      = XW'(seg_ccw_in);
           wrb_tb     = 1'b1;
-          if (op_q == ps_pkg::OpIntegrate) begin
-            wra_add_d  = 1'b1;
-            wrb_add_d  = 1'b1;
-            if (N > 2 && st == StepW'(N / 2)) begin
-              wra_add3_d = 1'b1;
-              wrb_en     = 1'b0;
-              wrb_add_d  = 1'b0;
-            end
+          if (op_q == ps_pkg::OpIntegrate && N > 2 && st == StepW'(N / 2)) begin
+            wra_add3_d = 1'b1;
+            wrb_en     = 1'b0;
           end
         end else if (op_q == ps_pkg::OpIntegrate) begin
           unit_sh   = st;                       // M / 2^k
@@ -1059,8 +1051,6 @@ module ps_router #(
       rdb_off_q <= '0;
       rdb_len_q <= '0;
       wra_src_q <= ps_pkg::SrcIn0;
-      wra_add_q <= 1'b0;
-      wrb_add_q <= 1'b0;
       wra_add3_q <= 1'b0;
       wra_off_q <= '0;
       wra_len_q <= '0;
@@ -1080,8 +1070,6 @@ module ps_router #(
       rdb_off_q <= rdb_off_d;
       rdb_len_q <= rdb_len_d;
       wra_src_q <= wra_src_d;
-      wra_add_q <= wra_add_d;
-      wrb_add_q <= wrb_add_d;
       wra_add3_q <= wra_add3_d;
       wra_off_q <= wra_off_d;
       wra_len_q <= wra_len_d;
@@ -1103,6 +1091,7 @@ module ps_router #(
   logic [AddrW-1:0] rda_addr, rdb_addr, wra_addr, wrb_addr;
   logic [Width-1:0] rda_data, rdb_data, wra_data;
   logic [Width-1:0] in_succ;             // write B's input link: in 2 or in 3
+  logic             rmw;                 // the write ports add the old word (fast integrate)
   logic [Width-1:0] wra_word, wrb_word;  // what the write ports store
   logic             mem_wa_en;
   logic [AddrW-1:0] mem_wa_addr;
@@ -1146,11 +1135,12 @@ module ps_router #(
     endcase
   end
 
-  // ADD (fast integrate): the old word at the write address plus the incoming one; in its last
-  // step write A adds both neighbours' words (write B idle).
+  // ADD (fast integrate, the whole run): the old word at the write address plus the incoming
+  // one; in its last step write A adds both neighbours' words (write B idle).
+  assign rmw      = fast_q && op_q == ps_pkg::OpIntegrate;
   assign in_succ  = wrb_in2_q ? in2_data : in3_data;
-  assign wra_word = wra_data + (wra_add_q ? mem_q[wra_addr] : '0) + (wra_add3_q ? in_succ : '0);
-  assign wrb_word = in_succ + (wrb_add_q ? mem_q[wrb_addr] : '0);
+  assign wra_word = wra_data + (rmw ? mem_q[wra_addr] : '0) + (wra_add3_q ? in_succ : '0);
+  assign wrb_word = in_succ + (rmw ? mem_q[wrb_addr] : '0);
 
   // Write port A serves the local port while idle.
   assign mem_wa_en   = run_q ? wra_act : lcl_we_i;
@@ -1220,12 +1210,13 @@ module ps_router #(
   ////////////////
 
   logic [4:0] in_expect;   // {host, in 3, in 2, in 1, in 0}
+  logic       succ_act;
 
   assign in_expect[0] = wra_act && (wra_src_q == ps_pkg::SrcIn0 || wra_src_q == ps_pkg::SrcIn01);
   assign in_expect[1] = wra_act && (wra_src_q == ps_pkg::SrcIn01 || wra_src_q == ps_pkg::SrcIn1);
-  assign in_expect[2] = (wra_act && (wra_src_q == ps_pkg::SrcIn2)) ||
-                        ((wrb_act || (wra_act && wra_add3_q)) && wrb_in2_q);
-  assign in_expect[3] = (wrb_act || (wra_act && wra_add3_q)) && !wrb_in2_q;
+  assign succ_act     = wrb_act || (wra_act && wra_add3_q);  // in_succ carries a word
+  assign in_expect[2] = (wra_act && (wra_src_q == ps_pkg::SrcIn2)) || (succ_act && wrb_in2_q);
+  assign in_expect[3] = succ_act && !wrb_in2_q;
   assign in_expect[4] = wra_act && (wra_src_q == ps_pkg::SrcHost);
   assign link_bad     = ({host_valid_i, in_valid_i} != in_expect);
 

@@ -8,7 +8,7 @@
 #   Asserts (any failure fails the test): no latch; exactly one memory, with four read and two
 #   write ports; the control flops at most the register bits the RTL declares (run, setup, done,
 #   step, word, length, error, the command with the fast flag and f, the step plan with the
-#   four starts and the three add flags: 35 + 13 CntW + 5 AddrW, CntW = clog2(MemWords + log2 N + 1), AddrW =
+#   four starts and the last step's add flag: 33 + 13 CntW + 5 AddrW, CntW = clog2(MemWords + log2 N + 1), AddrW =
 #   clog2(MemWords)); with `both`, the flop flow has exactly
 #   MemWords x 32 flops more than the RAM flow.
 set -eu
@@ -40,7 +40,7 @@ flops() {
 clog2() { v=1; b=0; while [ $v -lt "$1" ]; do v=$((v * 2)); b=$((b + 1)); done; echo $b; }
 cntw=$(clog2 $((mem + $(clog2 "$n") + 1)))
 addrw=$(clog2 "$mem")
-bound=$((35 + 13 * cntw + 5 * addrw))
+bound=$((33 + 13 * cntw + 5 * addrw))
 
 ram_cells=$(cells ram)
 ram_flops=$(flops ram)
