@@ -312,13 +312,17 @@ static void test_shuffle_fast_bcast_n8_literal(void **state) {
 
 /* The regions of the ops' definitions (docs/shuffle.md section 2, S = M/N): input (output = 0)
  * or output region of `pe` (-1 = host); words 0 = none. scatter: host [0,M) -> PE j [jS,S);
- * upload: PE j [jS,S) -> host [0,M) and PE 0 [0,M); gather: PE j [jS,S) -> PE 0 [0,M). */
+ * upload: PE j [jS,S) -> host [0,M) and PE 0 [0,M); gather: PE j [jS,S) -> PE 0 [0,M);
+ * allgather: PE j [jS,S) -> every PE [0,M); integrate: every PE [0,M) -> PE j [jS,S). */
 static void ref_region(pinet_shuffle_op op, uint32_t N, uint32_t M, int32_t pe, int output,
                        uint32_t *off, uint32_t *words) {
   int scatter = op == PINET_SHUFFLE_OP_SCATTER;
   *off = 0;
   *words = 0;
-  if (scatter && !output) {
+  if (op == PINET_SHUFFLE_OP_INTEGRATE) {
+    *off = output && pe >= 0 ? (uint32_t)pe * (M / N) : 0;
+    *words = pe < 0 ? 0 : output ? M / N : M;
+  } else if (scatter && !output) {
     *words = pe < 0 ? M : 0;
   } else if (scatter || !output) { /* the segment side */
     *off = pe < 0 ? 0 : (uint32_t)pe * (M / N);
@@ -328,6 +332,25 @@ static void ref_region(pinet_shuffle_op op, uint32_t N, uint32_t M, int32_t pe, 
                      (pe < 0 && op == PINET_SHUFFLE_OP_UPLOAD)
                  ? M
                  : 0;
+  }
+}
+
+/* Every PE's (and the host's) input and output region of the fast schedule s are the paper's
+ * schedule's and the definition's (ref_region). */
+static void check_regions(const pinet_shuffle_schedule *s, const pinet_shuffle_schedule *paper,
+                          pinet_shuffle_op op, uint32_t N, uint32_t M, const char *what) {
+  for (int32_t p = -1; p < (int32_t)N; p++) {
+    for (int output = 0; output < 2; output++) {
+      uint32_t fo = 0, fw = 0, po = 0, pw = 0, ro = 0, rw = 0;
+      pinet_status (*region)(const pinet_shuffle_schedule *, int32_t, uint32_t *, uint32_t *) =
+          output ? pinet_shuffle_schedule_output_region : pinet_shuffle_schedule_input_region;
+      assert_int_equal(region(s, p, &fo, &fw), PINET_OK);
+      assert_int_equal(region(paper, p, &po, &pw), PINET_OK);
+      ref_region(op, N, M, p, output, &ro, &rw);
+      CHECK(fw == rw && (rw == 0 || fo == ro) && fw == pw && fo == po,
+            "%s: %s region of %d: fast [%u+%u), paper [%u+%u), definition [%u+%u)", what,
+            output ? "output" : "input", p, fo, fw, po, pw, ro, rw);
+    }
   }
 }
 
@@ -425,19 +448,7 @@ static void check_fast_segment_op(pinet_shuffle_op op, uint32_t N, uint32_t M, p
   assert_int_equal(pinet_shuffle_report_compute(s, NULL, &rep), PINET_OK);
   CHECK(rep.cycles == T && rep.link_time + rep.steps == T, "%s: report cycles %" PRIu64
         " link_time %" PRIu64, what, rep.cycles, rep.link_time);
-  for (int32_t p = -1; p < (int32_t)N; p++) {
-    for (int output = 0; output < 2; output++) {
-      uint32_t fo = 0, fw = 0, po = 0, pw = 0, ro = 0, rw = 0;
-      pinet_status (*region)(const pinet_shuffle_schedule *, int32_t, uint32_t *, uint32_t *) =
-          output ? pinet_shuffle_schedule_output_region : pinet_shuffle_schedule_input_region;
-      assert_int_equal(region(s, p, &fo, &fw), PINET_OK);
-      assert_int_equal(region(paper, p, &po, &pw), PINET_OK);
-      ref_region(op, N, M, p, output, &ro, &rw);
-      CHECK(fw == rw && (rw == 0 || fo == ro) && fw == pw && fo == po,
-            "%s: %s region of %d: fast [%u+%u), paper [%u+%u), definition [%u+%u)", what,
-            output ? "output" : "input", p, fo, fw, po, pw, ro, rw);
-    }
-  }
+  check_regions(s, paper, op, N, M, what);
   check_structure(s, what, T);
   check_segment_results(s, paper, PINET_SHUFFLE_I32, rng, what);
   check_segment_results(s, paper, PINET_SHUFFLE_F32, rng, what);
@@ -554,17 +565,7 @@ static void check_fast_integrate(pinet_shuffle_op op, uint32_t N, uint32_t M, pi
   assert_int_equal(pinet_shuffle_link_bound(op, N, M, &bound), PINET_OK);
   CHECK(bound == ceil_half(M - M / N) + 1u, "%s: bound %" PRIu64, what, bound);
   CHECK(T >= bound, "%s: T = %" PRIu64 " beats the bound %" PRIu64, what, T, bound);
-  for (int32_t p = -1; p < (int32_t)N; p++) {
-    for (int output = 0; output < 2; output++) {
-      uint32_t fo = 0, fw = 0, po = 0, pw = 0;
-      pinet_status (*region)(const pinet_shuffle_schedule *, int32_t, uint32_t *, uint32_t *) =
-          output ? pinet_shuffle_schedule_output_region : pinet_shuffle_schedule_input_region;
-      assert_int_equal(region(s, p, &fo, &fw), PINET_OK);
-      assert_int_equal(region(paper, p, &po, &pw), PINET_OK);
-      CHECK(fo == po && fw == pw, "%s: %s region of %d: fast [%u+%u), paper [%u+%u)", what,
-            output ? "output" : "input", p, fo, fw, po, pw);
-    }
-  }
+  check_regions(s, paper, op, N, M, what);
   check_structure(s, what, T);
   check_integrate_results(s, paper, rng, what);
   pinet_shuffle_schedule_free(s);
