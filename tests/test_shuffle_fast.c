@@ -942,6 +942,34 @@ static int same_transfers(const pinet_shuffle_schedule *a, const pinet_shuffle_s
   return 1;
 }
 
+/* The kind builder's PAPER and FAST schedules of (op, N, M) are pinet_shuffle_build's and the
+ * fast builder's, transfer for transfer: for elem < 0 pinet_shuffle_build_kind against
+ * pinet_shuffle_build_fast, else pinet_shuffle_build_kind_typed against _build_fast_typed. */
+static void check_kind_builds(pinet_shuffle_op op, uint32_t N, uint32_t M, int elem) {
+  const pinet_shuffle_elem e = elem < 0 ? PINET_SHUFFLE_F64 : (pinet_shuffle_elem)elem;
+  pinet_shuffle_schedule *want_p = NULL, *want_f = NULL, *got_p = NULL, *got_f = NULL;
+  assert_int_equal(pinet_shuffle_build(&want_p, op, N, M), PINET_OK);
+  if (elem < 0) {
+    assert_int_equal(pinet_shuffle_build_fast(&want_f, op, N, M), PINET_OK);
+    assert_int_equal(pinet_shuffle_build_kind(&got_p, PINET_SHUFFLE_PAPER, op, N, M), PINET_OK);
+    assert_int_equal(pinet_shuffle_build_kind(&got_f, PINET_SHUFFLE_FAST, op, N, M), PINET_OK);
+  } else {
+    assert_int_equal(pinet_shuffle_build_fast_typed(&want_f, op, N, M, e), PINET_OK);
+    assert_int_equal(pinet_shuffle_build_kind_typed(&got_p, PINET_SHUFFLE_PAPER, op, N, M, e),
+                     PINET_OK);
+    assert_int_equal(pinet_shuffle_build_kind_typed(&got_f, PINET_SHUFFLE_FAST, op, N, M, e),
+                     PINET_OK);
+  }
+  CHECK(same_transfers(got_p, want_p), "build_kind paper %s type %d N=%u M=%u",
+        pinet_shuffle_op_name(op), elem, N, M);
+  CHECK(same_transfers(got_f, want_f), "build_kind fast %s type %d N=%u M=%u",
+        pinet_shuffle_op_name(op), elem, N, M);
+  pinet_shuffle_schedule_free(want_p);
+  pinet_shuffle_schedule_free(want_f);
+  pinet_shuffle_schedule_free(got_p);
+  pinet_shuffle_schedule_free(got_f);
+}
+
 /* pinet_shuffle_build_kind: PAPER is pinet_shuffle_build's schedule and FAST
  * pinet_shuffle_build_fast's, transfer for transfer, and their errors (M = 5 on 8 PEs: not a
  * multiple of N for scatter, accepted by the fast broadcast, refused by the paper's); another kind
@@ -954,23 +982,7 @@ static void test_shuffle_fast_build_kind(void **state) {
                                    PINET_SHUFFLE_OP_UPLOAD};
   for (uint32_t N = 2; N <= 64; N *= 2u) {
     const uint32_t M = 6u * N * lg(N); /* a multiple of N and of log2 N: every op builds */
-    for (int o = 0; o < 7; o++) {
-      pinet_shuffle_schedule *want_p = NULL, *want_f = NULL, *got_p = NULL, *got_f = NULL;
-      assert_int_equal(pinet_shuffle_build(&want_p, ops[o], N, M), PINET_OK);
-      assert_int_equal(pinet_shuffle_build_fast(&want_f, ops[o], N, M), PINET_OK);
-      assert_int_equal(pinet_shuffle_build_kind(&got_p, PINET_SHUFFLE_PAPER, ops[o], N, M),
-                       PINET_OK);
-      assert_int_equal(pinet_shuffle_build_kind(&got_f, PINET_SHUFFLE_FAST, ops[o], N, M),
-                       PINET_OK);
-      CHECK(same_transfers(got_p, want_p), "build_kind paper %s N=%u M=%u",
-            pinet_shuffle_op_name(ops[o]), N, M);
-      CHECK(same_transfers(got_f, want_f), "build_kind fast %s N=%u M=%u",
-            pinet_shuffle_op_name(ops[o]), N, M);
-      pinet_shuffle_schedule_free(want_p);
-      pinet_shuffle_schedule_free(want_f);
-      pinet_shuffle_schedule_free(got_p);
-      pinet_shuffle_schedule_free(got_f);
-    }
+    for (int o = 0; o < 7; o++) check_kind_builds(ops[o], N, M, -1);
   }
   /* the schedules differ where they should: the check above can tell them apart */
   pinet_shuffle_schedule *p = NULL, *f = NULL;
@@ -1020,25 +1032,7 @@ static void test_shuffle_fast_build_kind_typed(void **state) {
   for (uint32_t N = 2; N <= 32; N *= 2u) {
     const uint32_t M = 4u * N;
     for (int o = 0; o < 3; o++) {
-      for (int t = 0; t < 3; t++) {
-        pinet_shuffle_schedule *want_p = NULL, *want_f = NULL, *got_p = NULL, *got_f = NULL;
-        assert_int_equal(pinet_shuffle_build(&want_p, ops[o], N, M), PINET_OK);
-        assert_int_equal(pinet_shuffle_build_fast_typed(&want_f, ops[o], N, M, elems[t]), PINET_OK);
-        assert_int_equal(pinet_shuffle_build_kind_typed(&got_p, PINET_SHUFFLE_PAPER, ops[o], N, M,
-                                                        elems[t]),
-                         PINET_OK);
-        assert_int_equal(pinet_shuffle_build_kind_typed(&got_f, PINET_SHUFFLE_FAST, ops[o], N, M,
-                                                        elems[t]),
-                         PINET_OK);
-        CHECK(same_transfers(got_p, want_p), "kind_typed paper %s type %d N=%u",
-              pinet_shuffle_op_name(ops[o]), t, N);
-        CHECK(same_transfers(got_f, want_f), "kind_typed fast %s type %d N=%u",
-              pinet_shuffle_op_name(ops[o]), t, N);
-        pinet_shuffle_schedule_free(want_p);
-        pinet_shuffle_schedule_free(want_f);
-        pinet_shuffle_schedule_free(got_p);
-        pinet_shuffle_schedule_free(got_f);
-      }
+      for (int t = 0; t < 3; t++) check_kind_builds(ops[o], N, M, (int)elems[t]);
     }
   }
   pinet_shuffle_schedule *i32 = NULL, *any = NULL;
