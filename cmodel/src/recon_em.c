@@ -360,7 +360,7 @@ static int sym_group_full(const int32_t *gmap, const uint32_t *group, uint8_t *p
  * order[pos[b]] = b. Sets s->s4_box, s->groups, s->gperm. PINET_ERR_NOMEM. */
 static pinet_status sym_s4_order(em_sym *s, const int32_t *gmap, uint32_t *pos) {
   const uint32_t boxes = s->boxes;
-  uint32_t group[SYM_LANES], full = 0, rest = 0;
+  uint32_t group[SYM_LANES], full = 0;
   uint8_t perm[SYM_PERM];
   for (int pass = 0; pass < 2; pass++) { /* count, then place */
     for (uint32_t b = 0; b < boxes; b++) pos[b] = SYM_NONE;
@@ -371,7 +371,6 @@ static pinet_status sym_s4_order(em_sym *s, const int32_t *gmap, uint32_t *pos) 
       const int is_full = m == SYM_LANES && sym_group_full(gmap, group, perm);
       if (pass == 0) {
         full += (uint32_t)is_full;
-        rest += is_full ? 0 : m;
         continue;
       }
       uint32_t *at = is_full ? &at_full : &at_rest;
@@ -595,7 +594,8 @@ static pinet_status sym_build(const pinet_sysmat *m, const double *counts, const
     memcpy(s->exc_val + s->exc_ptr[k], bt.val + bt.ptr[t], len * sizeof *s->exc_val);
     s->exc_ptr[k + 1] = s->exc_ptr[k] + len;
   }
-  if (sym_s4_order(s, gmap, s->s4_pos) != PINET_OK || sym_inverse(s, gmap, s->s4_pos) != PINET_OK) {
+  if (sym_s4_order(s, gmap, s->s4_pos) != PINET_OK ||
+      sym_inverse(s, gmap, s->s4_pos) != PINET_OK) {
     goto done;
   }
   for (uint32_t i = 0; i < boxes; i++) s->sens4[i] = sens[s->s4_box[i]];
@@ -652,11 +652,6 @@ static void sym_s1(em_sym *s, const pinet_simd_kernels *kern, uint32_t o0, uint3
   }
 }
 
-/* S4 for one box (pinet_em_s4's formula: the symmetric sweep's S4 uses it inline). */
-static inline double em_s4_one(double lambda, double d, double sens) {
-  return sens > 0.0 ? lambda * d / sens : 0.0;
-}
-
 /* S3 for the boxes [x0, x1): D(b, g) into lam8's rows. */
 static void sym_s3(em_sym *s, const pinet_simd_kernels *kern, uint32_t x0, uint32_t x1) {
   kern->sum8(s->bptr, x0, x1, s->borb, s->bval, s->r8, s->lam8 + (size_t)x0 * SYM_LANES);
@@ -670,7 +665,7 @@ static void sym_update_one(em_sym *s, uint32_t i, double *lambda) {
   const uint64_t q0 = s->inv_ptr[i], q1 = s->inv_ptr[i + 1];
   double acc = s->d4[i];
   for (uint64_t q = q0; q < q1; q++) acc += s->lam8[src[q]];
-  const double next = em_s4_one(lambda[y], acc, s->sens4[i]);
+  const double next = pinet_simd_s4_one(lambda[y], acc, s->sens4[i]);
   s->d4[i] = acc;
   lambda[y] = next;
   for (uint64_t q = q0; q < q1; q++) s->lam8[src[q]] = next;
@@ -713,7 +708,7 @@ void pinet_em_s3_entries(const pinet_csr *by_box, uint32_t box0, uint64_t e0, ui
 }
 
 void pinet_em_s4(const double *d, const double *sens, size_t b0, size_t b1, double *lambda) {
-  for (size_t b = b0; b < b1; b++) lambda[b] = em_s4_one(lambda[b], d[b], sens[b]);
+  for (size_t b = b0; b < b1; b++) lambda[b] = pinet_simd_s4_one(lambda[b], d[b], sens[b]);
 }
 
 static int32_t fx_round(double v, double scale) {
@@ -1096,7 +1091,9 @@ static void sym_iterate(pinet_em *em, double *loglik) {
     const double r = nb > 0.0 ? em->counts[t] / nb : 0.0;
     em->nbar[t] = nb;
     em->ratio[t] = r;
-    for (uint64_t e = e0; e < e1; e++) s->d4[s->s4_pos[s->exc_idx[e]]] += (double)s->exc_val[e] * r;
+    for (uint64_t e = e0; e < e1; e++) {
+      s->d4[s->s4_pos[s->exc_idx[e]]] += (double)s->exc_val[e] * r;
+    }
   }
   if (em->pool == NULL) {
     sym_s1(s, em->kern, 0, s->orbits, loglik != NULL ? em->nbar : NULL);

@@ -184,7 +184,7 @@ void pinet_simd_s4group_c(double *x, const uint32_t *box, const uint8_t *perm, c
     for (int j = 0; j < 8; j++) acc[j] += row[perm[8 * i + j]];
   }
   for (int j = 0; j < 8; j++) {
-    next[j] = sens[j] > 0.0 ? lambda[box[j]] * acc[j] / sens[j] : 0.0;
+    next[j] = pinet_simd_s4_one(lambda[box[j]], acc[j], sens[j]);
     d[j] = acc[j];
     lambda[box[j]] = next[j];
   }

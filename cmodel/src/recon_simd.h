@@ -82,6 +82,12 @@ typedef void (*pinet_simd_ratio8_fn)(const double *n, const double *nbar, double
 typedef void (*pinet_simd_s4group_fn)(double *x, const uint32_t *box, const uint8_t *perm,
                                       const double *sens, double *d, double *lambda);
 
+/* S4 for one box, pinet_em_s4's formula (the C kernels and the symmetric sweep use it inline;
+ * the vector kernels compute the same: one product, one division). */
+static inline double pinet_simd_s4_one(double lambda, double d, double sens) {
+  return sens > 0.0 ? lambda * d / sens : 0.0;
+}
+
 /* The plain sweep's forward projection: sum_e val[e] * x[idx[e]] as eight partial sums
  * (e - e0 mod 8) added as ((s0 + s4) + (s2 + s6)) + ((s1 + s5) + (s3 + s7)), then the last
  * (e1 - e0) mod 8 entries one by one. */

@@ -204,24 +204,28 @@ static void ratio8_avx512(const double *n, const double *nbar, double *r) {
   _mm512_storeu_pd(r, _mm512_maskz_div_pd(pos, _mm512_loadu_pd(n), nb)); /* +0 elsewhere */
 }
 
+/* Eight lane indices (bytes) as a permute's index vector. */
+static inline __m512i lane_index8(const uint8_t *p) {
+  return _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)p));
+}
+
 /* The group's eight boxes side by side: each row's lanes reach them through one permute. */
 static void s4group_avx512(double *x, const uint32_t *box, const uint8_t *perm, const double *sens,
                            double *d, double *lambda) {
   const __m256i bx = _mm256_loadu_si256((const __m256i *)(const void *)box);
   __m512d acc = _mm512_loadu_pd(d);
   for (int i = 0; i < 8; i++) {
-    const __m512i p = _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(perm + 8 * i)));
-    acc = _mm512_add_pd(acc, _mm512_permutexvar_pd(p, _mm512_load_pd(x + 8 * (size_t)box[i])));
+    const __m512d row = _mm512_load_pd(x + 8 * (size_t)box[i]);
+    acc = _mm512_add_pd(acc, _mm512_permutexvar_pd(lane_index8(perm + 8 * i), row));
   }
-  const __m512d s = _mm512_loadu_pd(sens);
+  const __m512d s = _mm512_loadu_pd(sens), l = _mm512_i32gather_pd(bx, lambda, 8);
   const __mmask8 pos = _mm512_cmp_pd_mask(s, _mm512_setzero_pd(), _CMP_GT_OQ);
-  const __m512d next = _mm512_maskz_div_pd(pos, _mm512_mul_pd(_mm512_i32gather_pd(bx, lambda, 8), acc), s);
+  const __m512d next = _mm512_maskz_div_pd(pos, _mm512_mul_pd(l, acc), s); /* pinet_simd_s4_one */
   _mm512_storeu_pd(d, acc);
   _mm512_i32scatter_pd(lambda, bx, next, 8);
   for (int i = 0; i < 8; i++) {
-    const __m512i q =
-        _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(perm + 64 + 8 * i)));
-    _mm512_store_pd(x + 8 * (size_t)box[i], _mm512_permutexvar_pd(q, next));
+    const __m512d row = _mm512_permutexvar_pd(lane_index8(perm + 64 + 8 * i), next);
+    _mm512_store_pd(x + 8 * (size_t)box[i], row);
   }
 }
 
