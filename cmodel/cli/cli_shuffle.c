@@ -326,10 +326,58 @@ static void json_steps(pinet_json *js, const pinet_shuffle_schedule *s, uint32_t
   pinet_json_end_array(js);
 }
 
+/* ---- --summary: CRC-32 of each output region ---------------------------------------------------
+ * CRC-32 of zlib / IEEE 802.3 (reflected polynomial 0xEDB88320, init and final xor 0xFFFFFFFF:
+ * Python's zlib.crc32) over the words of a PE's output region in address order, each word as the
+ * little-endian bytes of its type (i32: 4 bytes, two's complement; f32: 4, f64: 8, IEEE 754 bit
+ * patterns), whatever the host's byte order. An empty region gives 0. */
+typedef struct {
+  uint32_t t[256];
+} crc32_table;
+
+static void crc32_table_init(crc32_table *tab) {
+  for (uint32_t b = 0; b < 256u; b++) {
+    uint32_t c = b;
+    for (int k = 0; k < 8; k++) {
+      c = (c & 1u) ? (c >> 1) ^ 0xEDB88320u : c >> 1;
+    }
+    tab->t[b] = c;
+  }
+}
+
+/* The CRC of region [off, off + w) of `mem`. */
+static uint32_t crc32_region(const crc32_table *tab, pinet_shuffle_elem elem, const void *mem,
+                             uint32_t off, uint32_t w) {
+  const size_t esize = pinet_shuffle_elem_size(elem);
+  uint32_t crc = 0xFFFFFFFFu;
+  for (uint32_t i = 0; i < w; i++) {
+    uint64_t bits = 0;
+    if (esize == 8) {
+      memcpy(&bits, (const unsigned char *)mem + (off + (size_t)i) * 8u, 8);
+    } else {
+      uint32_t b32 = 0;
+      memcpy(&b32, (const unsigned char *)mem + (off + (size_t)i) * 4u, 4);
+      bits = b32;
+    }
+    for (size_t k = 0; k < esize; k++) { /* least significant byte first */
+      crc = (crc >> 8) ^ tab->t[(crc ^ (uint32_t)(bits >> (8u * k))) & 0xFFu];
+    }
+  }
+  return crc ^ 0xFFFFFFFFu;
+}
+
+/* The checksum of PE pe's output region (PINET_SHUFFLE_HOST: the host's). */
+static uint32_t region_crc32(const crc32_table *tab, const pinet_shuffle_schedule *s,
+                             pinet_shuffle_elem elem, const void *mem, int32_t pe) {
+  uint32_t off = 0, w = 0;
+  pinet_shuffle_schedule_output_region(s, pe, &off, &w);
+  return crc32_region(tab, elem, mem, off, w);
+}
+
 static void print_run_json(const pinet_shuffle_schedule *s, unsigned sched_index,
                            pinet_shuffle_elem elem, void *const *pe_mem, const void *host_mem,
                            const pinet_shuffle_cost_params *cp, const pinet_shuffle_report *rep,
-                           const uint64_t *totals, uint64_t bound) {
+                           const uint64_t *totals, uint64_t bound, int summary) {
   uint32_t N = pinet_shuffle_schedule_pes(s);
   pinet_shuffle_op op = pinet_shuffle_schedule_op(s);
   pinet_json js;
@@ -349,36 +397,51 @@ static void print_run_json(const pinet_shuffle_schedule *s, unsigned sched_index
   pinet_json_u64(&js, rep->steps);
   pinet_json_key(&js, "pe_steps");
   pinet_json_u64(&js, rep->pe_steps);
-  pinet_json_key(&js, "schedule");
-  json_steps(&js, s, rep->steps, json_route);
-  /* the same transfers with their channel, offset and combine */
-  pinet_json_key(&js, "transfers");
-  json_steps(&js, s, rep->steps, sched_index == 0 ? json_placement : json_placement_start);
-  pinet_json_key(&js, "link_words");
-  pinet_json_begin_array(&js);
-  for (uint32_t c = 0; c < PINET_SHUFFLE_CHANNELS(N); c++) {
-    if (totals[c] == 0) {
-      continue;
-    }
-    int32_t a = 0, b = 0;
-    pinet_shuffle_channel_ends(N, c, &a, &b);
+  if (summary) { /* --summary: a checksum per memory instead of the schedule and the memories */
+    crc32_table tab;
+    crc32_table_init(&tab);
+    pinet_json_key(&js, "memories_crc32");
     pinet_json_begin_array(&js);
-    pinet_json_u64(&js, c);
-    pinet_json_i64(&js, a);
-    pinet_json_i64(&js, b);
-    pinet_json_u64(&js, totals[c]);
+    for (uint32_t i = 0; i < N; i++) {
+      pinet_json_u64(&js, region_crc32(&tab, s, elem, pe_mem[i], (int32_t)i));
+    }
     pinet_json_end_array(&js);
-  }
-  pinet_json_end_array(&js);
-  pinet_json_key(&js, "memories");
-  pinet_json_begin_array(&js);
-  for (uint32_t i = 0; i < N; i++) {
-    json_memory(&js, s, elem, pe_mem[i], (int32_t)i);
-  }
-  pinet_json_end_array(&js);
-  if (op == PINET_SHUFFLE_OP_UPLOAD) {
-    pinet_json_key(&js, "host");
-    json_memory(&js, s, elem, host_mem, PINET_SHUFFLE_HOST);
+    if (op == PINET_SHUFFLE_OP_UPLOAD) {
+      pinet_json_key(&js, "host_crc32");
+      pinet_json_u64(&js, region_crc32(&tab, s, elem, host_mem, PINET_SHUFFLE_HOST));
+    }
+  } else {
+    pinet_json_key(&js, "schedule");
+    json_steps(&js, s, rep->steps, json_route);
+    /* the same transfers with their channel, offset and combine */
+    pinet_json_key(&js, "transfers");
+    json_steps(&js, s, rep->steps, sched_index == 0 ? json_placement : json_placement_start);
+    pinet_json_key(&js, "link_words");
+    pinet_json_begin_array(&js);
+    for (uint32_t c = 0; c < PINET_SHUFFLE_CHANNELS(N); c++) {
+      if (totals[c] == 0) {
+        continue;
+      }
+      int32_t a = 0, b = 0;
+      pinet_shuffle_channel_ends(N, c, &a, &b);
+      pinet_json_begin_array(&js);
+      pinet_json_u64(&js, c);
+      pinet_json_i64(&js, a);
+      pinet_json_i64(&js, b);
+      pinet_json_u64(&js, totals[c]);
+      pinet_json_end_array(&js);
+    }
+    pinet_json_end_array(&js);
+    pinet_json_key(&js, "memories");
+    pinet_json_begin_array(&js);
+    for (uint32_t i = 0; i < N; i++) {
+      json_memory(&js, s, elem, pe_mem[i], (int32_t)i);
+    }
+    pinet_json_end_array(&js);
+    if (op == PINET_SHUFFLE_OP_UPLOAD) {
+      pinet_json_key(&js, "host");
+      json_memory(&js, s, elem, host_mem, PINET_SHUFFLE_HOST);
+    }
   }
   pinet_json_key(&js, "cycles");
   pinet_json_u64(&js, rep->cycles);
@@ -423,14 +486,14 @@ static void print_run_json(const pinet_shuffle_schedule *s, unsigned sched_index
 
 static void print_run_text(const pinet_shuffle_schedule *s, unsigned sched_index,
                            pinet_shuffle_elem elem, void *const *pe_mem, const void *host_mem,
-                           const pinet_shuffle_report *rep, uint64_t bound) {
+                           const pinet_shuffle_report *rep, uint64_t bound, int summary) {
   uint32_t N = pinet_shuffle_schedule_pes(s);
   pinet_shuffle_op op = pinet_shuffle_schedule_op(s);
   printf("%s on %" PRIu32 " PEs, M = %" PRIu32 " words (%s%s): %" PRIu32 " steps (%" PRIu32
          " with PE-to-PE transfers), %" PRIu64 " cycles\n",
          pinet_shuffle_op_name(op), N, pinet_shuffle_schedule_words(s), k_types[elem],
          sched_index == 0 ? "" : ", fast schedule", rep->steps, rep->pe_steps, rep->cycles);
-  for (uint32_t st = 0; st < rep->steps; st++) {
+  for (uint32_t st = 0; !summary && st < rep->steps; st++) {
     const pinet_shuffle_transfer *t = NULL;
     size_t nt = 0;
     pinet_shuffle_schedule_step(s, st, &t, &nt);
@@ -452,6 +515,8 @@ static void print_run_text(const pinet_shuffle_schedule *s, unsigned sched_index
   printf("bound: %" PRIu64 " cycles from link capacities (docs/shuffle.md section 12); "
          "cycles / bound = %.4f\n",
          bound, (double)rep->cycles / (double)bound);
+  crc32_table tab; /* --summary's */
+  crc32_table_init(&tab);
   for (int32_t i = (op == PINET_SHUFFLE_OP_UPLOAD ? -1 : 0); i < (int32_t)N; i++) {
     uint32_t off = 0, w = 0;
     pinet_shuffle_schedule_output_region(s, i, &off, &w);
@@ -460,8 +525,12 @@ static void print_run_text(const pinet_shuffle_schedule *s, unsigned sched_index
     } else {
       printf("PE %" PRId32 ":", i);
     }
-    for (uint32_t k = 0; k < w; k++) {
-      text_elem(stdout, elem, i < 0 ? host_mem : pe_mem[i], off + (size_t)k);
+    const void *mem = i < 0 ? host_mem : pe_mem[i];
+    if (summary) { /* the checksum instead of the words */
+      printf(" crc32 0x%08" PRIx32, crc32_region(&tab, elem, mem, off, w));
+    }
+    for (uint32_t k = 0; !summary && k < w; k++) {
+      text_elem(stdout, elem, mem, off + (size_t)k);
     }
     printf("\n");
   }
@@ -486,11 +555,17 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
       {"a", 1, "X", "cost per word moved, >= 0, default 1", NULL, 0},
       {"b", 1, "X", "cost per word summed, >= 0, default 1", NULL, 0},
       {"json", 0, NULL, "machine-readable output", NULL, 0},
+      {"summary", 0, NULL,
+       "cycles, bound, ratio and per memory a CRC-32 (zlib's, as Python's zlib.crc32) of its "
+       "output words, each little-endian of its type's size (i32, f32: 4 bytes, f64: 8), "
+       "instead of the schedule and the memories (text and --json)",
+       NULL, 0},
   };
   size_t nopt = sizeof opts / sizeof opts[0];
   int rc = pinet_cli_parse_or_help(ctx,
                                    "usage: pinet shuffle run --op OP --pes N --words M "
-                                   "[--input FILE] [--type T] [--schedule S] [--json]",
+                                   "[--input FILE] [--type T] [--schedule S] [--json] "
+                                   "[--summary]",
                                    opts, nopt, argc, argv, 2);
   if (rc != PINET_CLI_CONTINUE) {
     return rc;
@@ -650,12 +725,13 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
       st = sched_index == 0 ? pinet_shuffle_link_bound(op, pes, words, &bound)
                             : pinet_shuffle_link_bound_fast(op, pes, words, &bound);
     }
+    const int summary = pinet_cli_find(opts, nopt, "summary")->present;
     if (st != PINET_OK) {
       rc = pinet_cli_fail(ctx, st, "report");
     } else if (pinet_cli_find(opts, nopt, "json")->present) {
-      print_run_json(s, sched_index, elem, pe_mem, host_mem, &cp, &rep, totals, bound);
+      print_run_json(s, sched_index, elem, pe_mem, host_mem, &cp, &rep, totals, bound, summary);
     } else {
-      print_run_text(s, sched_index, elem, pe_mem, host_mem, &rep, bound);
+      print_run_text(s, sched_index, elem, pe_mem, host_mem, &rep, bound, summary);
     }
     free(totals);
   }
