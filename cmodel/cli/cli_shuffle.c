@@ -548,8 +548,10 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
        0},
       {"type", 1, "T", "element type i32 (default, sums wrap mod 2^32) | f32 | f64", NULL, 0},
       {"schedule", 1, "S",
-       "paper (default) | fast (broadcasts at the link bound; scatter, upload, gather and "
-       "allgather near it; integrate as paper; docs/shuffle.md section 13)",
+       "paper (default) | fast: bcast and bcast-host cut-through down spanning trees, at the "
+       "link bound; scatter, upload and gather cut-through on a tree, allgather around the "
+       "ring, near the bound; integrate around the ring for --type i32 (the default), the "
+       "paper's schedule for f32 and f64 (its sum tree); docs/shuffle.md section 13",
        NULL, 0},
       {"c", 1, "X", "cost per step (link setup), >= 0, default 1", NULL, 0},
       {"a", 1, "X", "cost per word moved, >= 0, default 1", NULL, 0},
