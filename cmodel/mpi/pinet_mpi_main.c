@@ -69,7 +69,7 @@ static pinet_status mpi_exec(void *exec_ctx, const pinet_shuffle_schedule *s,
 static void usage(FILE *out) {
   fprintf(out,
           "usage: mpirun -np N pinet-mpi shuffle run --op OP --words M [--input FILE] [--type T] "
-          "[--json]\n"
+          "[--json] [--summary]\n"
           "       mpirun -np N pinet-mpi recon fbp|em <the options of pinet recon fbp|em>\n\n"
           "`pinet shuffle run --pes N` and `pinet recon fbp|em --pes N` with one PE per MPI rank\n"
           "(N = the number of ranks, a power of two: shuffle 2..1024, recon 1..64); messages only\n"

@@ -2,9 +2,10 @@
 # test_pinet_mpi_cli.sh - the pinet-mpi contract: `mpirun -np P pinet-mpi shuffle run --op OP
 # --words M --input FILE --json` prints, on rank 0 only, the same JSON document as
 # `pinet shuffle run --pes P` on the same FILE (every op, i32/f32/f64, P = 2, 4, 8; float inputs
-# of mixed magnitudes, so that a different summation order would show); `mpirun -np P pinet-mpi
-# recon fbp|em OPTIONS --out FILE` writes a file byte-identical to `pinet recon fbp|em OPTIONS
-# --pes P --out FILE` (float and fixed, P = 1, 2, 4, 8) and the same JSON but for the times; and
+# of mixed magnitudes, so that a different summation order would show), with --summary too;
+# `mpirun -np P pinet-mpi recon fbp|em OPTIONS --out FILE` writes a file byte-identical to
+# `pinet recon fbp|em OPTIONS --pes P --out FILE` (float and fixed, P = 1, 2, 4, 8) and the same
+# JSON but for the times; and
 # bad input ends with a one-line error first on stderr and a non-zero exit, within a timeout
 # (never a hang).
 # Usage: bash test_pinet_mpi_cli.sh PATH/TO/pinet PATH/TO/pinet-mpi PATH/TO/mpirun
@@ -70,6 +71,22 @@ for p in 2 4 8; do
     fail "np $p fast allgather: the JSON differs from pinet shuffle run --pes $p"
   elif ! grep -q '"schedule_kind":"fast"' "$work/got.json"; then
     fail "np $p fast allgather: no \"schedule_kind\":\"fast\" in $(head -c 200 "$work/got.json")"
+  fi
+done
+
+# --summary (docs/shuffle.md section 8): the same option table, so the same summary document (the
+# checksums of the memories rank 0 collected) as pinet shuffle run --summary --pes P.
+for case in "4 integrate i32" "8 upload f64" "2 gather f32"; do
+  read -r p op type <<<"$case"
+  words=$(cut -d' ' -f3 "$work/${op}_$p.words")
+  input="$work/${op}_$p.txt"
+  [ "$type" = i32 ] && input="$work/${op}_$p.i32"
+  args=(shuffle run --op "$op" --words "$words" --type "$type" --input "$input" --summary --json)
+  "$pinet" "${args[@]}" --pes "$p" >"$work/want.json"
+  if ! mpi -np "$p" "$pinet_mpi" "${args[@]}" >"$work/got.json" 2>"$work/err.txt"; then
+    fail "np $p $op $type --summary: pinet-mpi failed: $(head -c 300 "$work/err.txt")"
+  elif ! cmp -s "$work/want.json" "$work/got.json" || ! grep -q '"memories_crc32"' "$work/got.json"; then
+    fail "np $p $op $type --summary: not pinet shuffle run --pes $p's summary: $(head -c 200 "$work/got.json")"
   fi
 done
 
