@@ -9,20 +9,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pinet/exit_codes.h" /* PINET_EXIT_*: docs/exit_codes.md */
 #include "pinet/image.h"
 #include "pinet/recon.h"
 #include "pinet/shuffle.h"
 #include "pinet/status.h"
-
-/* Exit codes: documented in README.md ("Exit codes"); never renumber. */
-enum {
-  PINET_EXIT_OK = 0,       /* success */
-  PINET_EXIT_FAIL = 1,     /* the run completed and a check failed */
-  PINET_EXIT_USAGE = 2,    /* unknown subcommand or option, missing or malformed argument */
-  PINET_EXIT_INPUT = 3,    /* arguments parse but the request is invalid (size, range, legality) */
-  PINET_EXIT_IO = 4,       /* a file could not be read or written, or is malformed */
-  PINET_EXIT_INTERNAL = 5  /* out of memory or an internal error */
-};
 
 /* Map a library status to an exit code. */
 int pinet_cli_exit_for(pinet_status st);

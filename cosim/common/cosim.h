@@ -5,8 +5,13 @@
 // mismatch. It ends with exactly one line:
 //   PASS <block> matched <n> cycles seed <s>
 //   FAIL <block> cycle <c> <signal> DUT <v> expected <v> seed <s>
-// and returns 0 on PASS, 1 on FAIL, 2 on bad arguments. The waveform (--wave FILE, FST) is
-// closed before returning, so a failing run keeps it.
+// Exit status: the one table of docs/exit_codes.md (pinet/exit_codes.h), shared with `pinet`:
+// 0 PASS, 1 FAIL (a mismatch), 2 usage (unknown option, malformed value), 3 invalid request (a
+// size or value this harness cannot run), 4 a file that cannot be written (--wave, the coverage
+// file, a harness's output options: checked before the run, so nothing is created; a write that
+// still fails is reported after the PASS/FAIL line and removes what it wrote), 5 internal. Every
+// error is one `cosim <block>: ...` line on stderr. The waveform (--wave FILE, FST) is closed
+// before returning, so a failing run keeps it. SystemC harnesses print no copyright banner.
 //
 // Pattern (see cosim/rta/cosim_rta_switch.cpp):
 //   pinet::cosim::Options opt("rta_switch", 200000);            // block name, default cycles
@@ -22,13 +27,19 @@
 #ifndef PINET_COSIM_H
 #define PINET_COSIM_H
 
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -39,10 +50,99 @@
 #include "verilated_fst_c.h"
 #endif
 
+#include "pinet/exit_codes.h"
 #include "pinet/rng.h"
 
 namespace pinet {
 namespace cosim {
+
+#if VM_SC
+// SystemC prints its copyright banner on stderr when the kernel's simulation context is first
+// made (sc_core::pln()), unless SYSTEMC_DISABLE_COPYRIGHT_MESSAGE is set by then. In a cosim that
+// is before sc_main (during static initialisation: setenv() at the top of sc_main is too late),
+// so the variable is set by a constructor of priority 101, which runs before the executable's
+// ordinary static constructors. A value the user set is kept. Checked by
+// cosim/common/check_exit_codes.sh (no banner without the variable).
+__attribute__((constructor(101))) static void pinet_cosim_quiet_systemc() {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
+}
+#endif
+
+// Why `path` cannot be written, "" if it can (as far as one can tell without creating it: the
+// file is writable, or it is absent and its directory exists and is writable).
+inline std::string why_unwritable(const std::string &path) {
+  if (path.empty()) return "empty path";
+  struct stat st;
+  if (stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return "is a directory";
+    if (access(path.c_str(), W_OK) != 0) return std::strerror(errno);
+    return "";
+  }
+  if (errno != ENOENT) return std::strerror(errno);
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (stat(dir.c_str(), &st) != 0) return "directory '" + dir + "': " + std::strerror(errno);
+  if (!S_ISDIR(st.st_mode)) return "'" + dir + "' is not a directory";
+  if (access(dir.c_str(), W_OK | X_OK) != 0) return "directory '" + dir + "': " + std::strerror(errno);
+  return "";
+}
+
+// A file error after the run has started (a write that failed although the path looked
+// writable): reported at once, one line, and remembered so that Scoreboard::finish() returns
+// PINET_EXIT_IO after a PASS.
+inline int &late_file_status() {
+  static int status = PINET_EXIT_OK;
+  return status;
+}
+inline void file_error(const std::string &block, const std::string &msg) {
+  std::fprintf(stderr, "cosim %s: %s\n", block.c_str(), msg.c_str());
+  late_file_status() = PINET_EXIT_IO;
+}
+
+// Write the output `path` through a fresh directory beside it: write(tmp) writes the file tmp,
+// which has path's name (and any companion files beside it: an Interfile header's .v data);
+// then each file made is renamed into path's directory. When write() fails (returns a reason),
+// or a rename does, everything it made is removed: nothing half-written is left. Returns "" or
+// the reason.
+inline std::string write_output(const std::string &path,
+                                const std::function<std::string(const std::string &)> &write) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string tmpl = (slash == std::string::npos ? std::string() : dir) + ".cosim-out-XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (mkdtemp(buf.data()) == nullptr) return std::strerror(errno);
+  const std::string tmp_dir = buf.data();
+  std::string why = write(tmp_dir + "/" + base);
+  std::vector<std::string> made;
+  if (DIR *d = opendir(tmp_dir.c_str())) {
+    while (struct dirent *e = readdir(d))
+      if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) made.push_back(e->d_name);
+    closedir(d);
+  }
+  std::vector<std::string> moved;
+  for (const std::string &name : made) {
+    const std::string from = tmp_dir + "/" + name, to = dir == "." ? name : dir + name;
+    if (why.empty()) {
+      if (std::rename(from.c_str(), to.c_str()) == 0)
+        moved.push_back(to);
+      else
+        why = std::strerror(errno);
+    }
+    std::remove(from.c_str());  // after a failure: the rest are not moved
+  }
+  if (!why.empty())
+    for (const std::string &to : moved) std::remove(to.c_str());  // no header without its data
+  rmdir(tmp_dir.c_str());
+  return why;
+}
+
+class Options;
+// Open the FST trace `t` (VerilatedFstC, VerilatedFstSc) on opt.wave(). false, after a
+// file_error(), if it did not open (parse() found the path writable; something changed since).
+template <class Trace>
+bool open_trace(Trace &t, const Options &opt);
 
 // Command-line options shared by every harness: --seed S, --cycles C, --wave FILE, --quiet,
 // --progress, plus named integer options a harness declares (e.g. --pes N).
@@ -57,12 +157,19 @@ class Options {
     help_[name] = help;
   }
 
-  // Parse argv (Verilator's own +args are left for VerilatedContext::commandArgs).
   // A string option (--name VALUE); `def` is its default, "" if it has none.
   void add_string(const std::string &name, const std::string &def, const std::string &help) {
     strings_[name] = def;
     help_[name] = help;
   }
+  // A string option naming a file the harness writes: parse() checks it can be written (exit 4
+  // before anything runs), as it does --wave.
+  void add_output(const std::string &name, const std::string &help) {
+    add_string(name, "", help);
+    outputs_.push_back(name);
+  }
+
+  // Parse argv (Verilator's own +args are left for VerilatedContext::commandArgs).
 
   bool parse(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
@@ -70,7 +177,7 @@ class Options {
       if (a.size() > 0 && a[0] == '+') continue;  // +verilator+... plusargs
       if (a == "--help" || a == "-h") {
         print_help();
-        exit_code_ = 0;
+        exit_code_ = PINET_EXIT_OK;
         return false;
       }
       if (a == "--quiet") { quiet_ = true; continue; }
@@ -103,6 +210,14 @@ class Options {
         return usage_error("unknown option '--" + name + "'");
       }
     }
+    if (!wave_.empty() && !check_output("wave", wave_)) return false;
+    for (const std::string &name : outputs_)
+      if (!strings_[name].empty() && !check_output(name, strings_[name])) return false;
+#if VM_COVERAGE
+    const char *cov = std::getenv("PINET_COVERAGE_FILE");
+    if (!check_output("coverage file (PINET_COVERAGE_FILE)", cov ? cov : "coverage.dat", false))
+      return false;
+#endif
     return true;
   }
 
@@ -116,8 +231,16 @@ class Options {
   const std::string &get_string(const std::string &name) const { return strings_.at(name); }
   int exit_code() const { return exit_code_; }
 
-  // Reject a value a harness cannot run with (size not supported, ...), as a usage error.
+  // Reject an option (malformed, out of its fixed set of choices, missing, conflicting): a
+  // usage error, exit 2. Returns false.
   bool reject(const std::string &msg) { return usage_error(msg); }
+  // Reject a well-formed request this harness cannot run (a size not built, a value out of
+  // range, too large for a memory): exit 3. Returns false.
+  bool invalid(const std::string &msg) { return fail(msg, PINET_EXIT_INPUT); }
+  // A file that cannot be read or written: exit 4. Returns false.
+  bool file_error(const std::string &msg) { return fail(msg, PINET_EXIT_IO); }
+  // An internal error (the C model failed where it must not): exit 5. Returns false.
+  bool internal(const std::string &msg) { return fail(msg, PINET_EXIT_INTERNAL); }
 
  private:
   static bool parse_u64(const std::string &s, uint64_t *out) {
@@ -130,8 +253,18 @@ class Options {
   }
   bool usage_error(const std::string &msg) {
     std::fprintf(stderr, "cosim %s: %s (try --help)\n", block_.c_str(), msg.c_str());
-    exit_code_ = 2;
+    exit_code_ = PINET_EXIT_USAGE;
     return false;
+  }
+  bool fail(const std::string &msg, int code) {
+    std::fprintf(stderr, "cosim %s: %s\n", block_.c_str(), msg.c_str());
+    exit_code_ = code;
+    return false;
+  }
+  bool check_output(const std::string &what, const std::string &path, bool option = true) {
+    const std::string why = why_unwritable(path);
+    if (why.empty()) return true;
+    return file_error((option ? "--" : "") + what + " '" + path + "': cannot write: " + why);
   }
   void print_help() const {
     std::printf("usage: cosim_%s [--seed S] [--cycles C] [--wave FILE.fst] [--quiet] [--progress]",
@@ -150,6 +283,8 @@ class Options {
     for (const auto &kv : ints_)
       std::printf("  --%-13s %s (default %" PRIu64 ")\n", kv.first.c_str(), help_.at(kv.first).c_str(),
                   kv.second);
+    std::printf("exit status: 0 PASS, 1 FAIL (a mismatch), 2 usage, 3 invalid request, 4 file error, "
+                "5 internal error (docs/exit_codes.md)\n");
   }
 
   std::string block_;
@@ -158,11 +293,20 @@ class Options {
   std::string wave_;
   bool quiet_ = false;
   bool progress_ = false;
-  int exit_code_ = 0;
+  int exit_code_ = PINET_EXIT_OK;
+  std::vector<std::string> outputs_;
   std::map<std::string, uint64_t> ints_;
   std::map<std::string, std::string> strings_;
   std::map<std::string, std::string> help_;
 };
+
+template <class Trace>
+bool open_trace(Trace &t, const Options &opt) {
+  t.open(opt.wave().c_str());
+  if (t.isOpen()) return true;
+  file_error(opt.block(), "--wave '" + opt.wave() + "': cannot write");
+  return false;
+}
 
 // Compares DUT against model, keeps the first mismatch, counts matched cycles.
 class Scoreboard {
@@ -191,15 +335,16 @@ class Scoreboard {
   bool failed() const { return failed_; }
   uint64_t matched() const { return matched_; }
 
-  // Print the one summary line and return the process exit status.
+  // Print the one summary line and return the process exit status: PINET_EXIT_FAIL on a
+  // mismatch, else PINET_EXIT_IO if a file_error() was reported during the run, else OK.
   int finish() const {
     if (failed_) {
       std::printf("FAIL %s cycle %" PRIu64 " %s DUT 0x%" PRIx64 " expected 0x%" PRIx64 " seed %" PRIu64 "\n",
                   block_.c_str(), fail_cycle_, fail_signal_.c_str(), fail_dut_, fail_expected_, seed_);
-      return 1;
+      return PINET_EXIT_FAIL;
     }
     std::printf("PASS %s matched %" PRIu64 " cycles seed %" PRIu64 "\n", block_.c_str(), matched_, seed_);
-    return 0;
+    return late_file_status();
   }
 
  private:
@@ -239,7 +384,7 @@ class Sim {
       ctx_->traceEverOn(true);
       trace_.reset(new VerilatedFstC);
       model_->trace(trace_.get(), 99);
-      trace_->open(opt.wave().c_str());
+      if (!open_trace(*trace_, opt)) trace_.reset();
 #else
       std::fprintf(stderr, "cosim %s: built without tracing; --wave ignored\n", opt.block().c_str());
 #endif

@@ -10,7 +10,11 @@
 #     "PASS <block> matched <pass cycles> cycles seed <s>" with status 0, so that the FAIL above is
 #     the injected one.
 #   expect_usage <name> <exe> <args...>
-#     A bad size or option: status 2 and a "cosim ..." message on stderr.
+#     A bad option (unknown, malformed, not one of its choices): status 2 and one "cosim ..." line
+#     on stderr.
+#   expect_invalid <name> <exe> <args...>
+#     A request the harness cannot run (a size not built, a value out of range, too large for a
+#     memory): status 3 and one "cosim ..." line on stderr. (Exit codes: docs/exit_codes.md.)
 #   expect_hidden_option <exe...>
 #     --help does not mention the hidden option.
 #   finish
@@ -60,15 +64,18 @@ expect_fault() {
     fail "$name: the run without the fault did not pass cleanly (status $rc): $out"
 }
 
-expect_usage() {
-  local name=$1
-  shift
+expect_status() {
+  local want=$1 name=$2
+  shift 2
   local err rc
   err=$("$@" --cycles 10 2>&1 >/dev/null)
   rc=$?
-  [ "$rc" -eq 2 ] || fail "$name: exit status $rc for a bad option, expected 2"
-  [[ $err == cosim\ * ]] || fail "$name: no usage message on stderr: $err"
+  [ "$rc" -eq "$want" ] || fail "$name: exit status $rc, expected $want (stderr: $err)"
+  [[ $err == cosim\ * ]] || fail "$name: no \"cosim ...\" message on stderr: $err"
+  [ "$(printf '%s\n' "$err" | grep -c '')" -eq 1 ] || fail "$name: more than one stderr line: $err"
 }
+expect_usage() { expect_status 2 "$@"; }
+expect_invalid() { expect_status 3 "$@"; }
 
 expect_hidden_option() {
   local exe

@@ -16,14 +16,14 @@ expect_fault network_n16 ps_network busy_o 2470 3000 "$network" --pes 16 --cycle
 expect_fault system ps_system busy_o 12340000 '[0-9]+' "$system" --scenarios 2
 
 # Sizes and options the executables do not take.
-expect_usage "network --pes 12" "$network" --pes 12
-expect_usage "network --pes 128" "$network" --pes 128
+expect_invalid "network --pes 12" "$network" --pes 12
+expect_invalid "network --pes 128" "$network" --pes 128
 expect_usage "network --op 8" "$network" --op 8
-expect_usage "network --words 12 (N = 8)" "$network" --pes 8 --words 12 --op 3
-expect_usage "network --words 2048 (MemWords 1024)" "$network" --pes 8 --words 2048
+expect_invalid "network --words 12 (N = 8)" "$network" --pes 8 --words 12 --op 3
+expect_invalid "network --words 2048 (MemWords 1024)" "$network" --pes 8 --words 2048
 expect_usage "network --compare 2" "$network" --compare 2
 expect_usage "network --inject-fault x" "$network" --inject-fault x
-expect_usage "system --scenarios 0" "$system" --scenarios 0
+expect_invalid "system --scenarios 0" "$system" --scenarios 0
 expect_usage "system --bogus 1" "$system" --bogus 1
 
 expect_hidden_option "$network" "$system"

@@ -435,8 +435,8 @@ int main(int argc, char **argv) {
     case 64: cfg.mem_words = PS_MEMWORDS_N64; break;
 #endif
     default:
-      opt.reject("--pes " + std::to_string(opt.get("pes")) +
-                 ": this executable has ps_network for N = " PS_COSIM_SIZES_TEXT " only");
+      opt.invalid("--pes " + std::to_string(opt.get("pes")) +
+                  ": this executable has ps_network for N = " PS_COSIM_SIZES_TEXT " only");
       return opt.exit_code();
   }
   if (opt.get("op") >= pc::kNumOps && opt.get("op") != pc::kOpAll) {
@@ -454,7 +454,7 @@ int main(int argc, char **argv) {
     return opt.exit_code();
   }
   if (opt.get("words") > cfg.mem_words || opt.get("max-words") > cfg.mem_words) {
-    opt.reject("--words / --max-words above MemWords = " + std::to_string(cfg.mem_words));
+    opt.invalid("--words / --max-words above MemWords = " + std::to_string(cfg.mem_words));
     return opt.exit_code();
   }
   cfg.op = (uint32_t)opt.get("op");
@@ -477,9 +477,9 @@ int main(int argc, char **argv) {
       }
     }
     if (!any) {
-      opt.reject("--words " + std::to_string(cfg.words) +
-                 " is not a multiple of the quantum (N, or log2 N for broadcasts, or 4 for "
-                 "the ring exchange)");
+      opt.invalid("--words " + std::to_string(cfg.words) +
+                  " is not a multiple of the quantum (N, or log2 N for broadcasts, or 4 for "
+                  "the ring exchange)");
       return opt.exit_code();
     }
   }
@@ -503,6 +503,6 @@ int main(int argc, char **argv) {
 #ifdef PS_MEMWORDS_N64
     case 64: return run_network<Vps_network_n64>(opt, argc, argv, cfg);
 #endif
-    default: return 3;  // not reached: refused above
+    default: return PINET_EXIT_INTERNAL;  // not reached: refused above
   }
 }

@@ -371,7 +371,7 @@ int sc_main(int argc, char **argv) {
   }
   if (!opt.parse(argc, argv)) return opt.exit_code();
   if (opt.get("scenarios") == 0 || opt.get("scenarios") > 1000) {
-    opt.reject("--scenarios must be 1 .. 1000");
+    opt.invalid("--scenarios must be 1 .. 1000");
     return opt.exit_code();
   }
   // SystemC's own info messages ("Simulation stopped by user") would break the one-line output.
@@ -429,7 +429,7 @@ int sc_main(int argc, char **argv) {
   if (!opt.wave().empty()) {
     trace.reset(new VerilatedFstSc);
     dut->trace(trace.get(), 99);
-    trace->open(opt.wave().c_str());
+    if (!pinet::cosim::open_trace(*trace, opt)) trace.reset();
   }
 #endif
   const auto t0 = std::chrono::steady_clock::now();

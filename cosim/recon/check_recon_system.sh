@@ -8,9 +8,9 @@
 #     with the cycle, the signal and the seed, and the image checks fail too (stdout and JSON),
 #     and no --out is written (FBP and EM); the shared busy_o fault (--inject-fault) as for
 #     every cosim;
-#   - bad input (N not a power of two or not built, views < N, an image too large for the
-#     routers' memories, an unknown --algo, --iters without em) exits 2 with one
-#     "cosim recon_system" line.
+#   - bad input exits with one "cosim recon_system" line: 3 for a request the system cannot run
+#     (N not a power of two or not built, views < N, an image too large for the routers'
+#     memories), 2 for a bad option (an unknown --algo, --iters without em); docs/exit_codes.md.
 # usage: check_recon_system.sh <cosim_recon_system> <pinet>
 cosim=$1 pinet=$2
 # shellcheck source=../common/fault_injection.sh
@@ -126,16 +126,16 @@ expect_fault recon_system_busy recon_system busy_o 12340000 '[0-9]+' "$cosim" --
   --size 32 --views 32
 
 # ---- bad input ----------------------------------------------------------------------------------
-expect_usage "--pes 3" "$cosim" --algo fbp --pes 3
-expect_usage "--pes 32 (not built)" "$cosim" --algo fbp --pes 32
-expect_usage "--views 4 < N" "$cosim" --algo fbp --pes 8 --views 4
-expect_usage "--size 256 (memory)" "$cosim" --algo fbp --pes 8 --size 256 --views 256
+expect_invalid "--pes 3" "$cosim" --algo fbp --pes 3
+expect_invalid "--pes 32 (not built)" "$cosim" --algo fbp --pes 32
+expect_invalid "--views 4 < N" "$cosim" --algo fbp --pes 8 --views 4
+expect_invalid "--size 256 (memory)" "$cosim" --algo fbp --pes 8 --size 256 --views 256
 expect_usage "--algo nope" "$cosim" --algo nope
 expect_usage "no --algo" "$cosim" --pes 4
 expect_usage "--bogus" "$cosim" --algo fbp --bogus 1
 expect_usage "--iters with fbp" "$cosim" --algo fbp --iters 3
-expect_usage "em --iters 1001" "$cosim" --algo em --iters 1001
-expect_usage "em --size 256 (memory)" "$cosim" --algo em --pes 8 --size 256 --views 256
-expect_usage "em --pes 3" "$cosim" --algo em --pes 3 --iters 2
+expect_invalid "em --iters 1001" "$cosim" --algo em --iters 1001
+expect_invalid "em --size 256 (memory)" "$cosim" --algo em --pes 8 --size 256 --views 256
+expect_invalid "em --pes 3" "$cosim" --algo em --pes 3 --iters 2
 expect_hidden_option "$cosim"
 finish

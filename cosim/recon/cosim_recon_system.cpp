@@ -26,6 +26,7 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include <systemc.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
@@ -165,6 +166,14 @@ uint32_t log2_of(uint32_t n) {
   return k;
 }
 
+// Why a request cannot be prepared: PINET_EXIT_INPUT (it does not fit the system) or
+// PINET_EXIT_INTERNAL (the C model failed on a request it accepts), and a one-line reason.
+struct Refusal {
+  int code = PINET_EXIT_OK;
+  std::string msg;
+};
+Refusal refuse(int code, const std::string &msg) { return Refusal{code, msg}; }
+
 std::string too_large(const Config &cfg, uint64_t need) {
   return "--size " + std::to_string(cfg.size) + " with --views " + std::to_string(cfg.views) +
          " needs " + std::to_string(need) + " words per router memory, MemWords is " +
@@ -172,50 +181,51 @@ std::string too_large(const Config &cfg, uint64_t need) {
 }
 
 // The phantom and its reconstruction disk (both algorithms).
-std::string prepare_phantom(const Config &cfg, Problem *pr) {
+Refusal prepare_phantom(const Config &cfg, Problem *pr) {
   const pinet_ellipse *ell = nullptr;
   size_t nell = 0;
   (void)pinet_phantom_by_name("shepp-logan", &ell, &nell);
   pr->phantom.assign((size_t)cfg.size * cfg.size, 0.0f);
   if (pinet_phantom_rasterize(ell, nell, cfg.size, pr->g.img_center, 4, pr->phantom.data()) !=
       PINET_OK)
-    return "phantom failed";
+    return refuse(PINET_EXIT_INTERNAL, "phantom failed");
   const double rad = (double)(cfg.size / 2u);
   for (uint32_t r = 0; r < cfg.size; r++)
     for (uint32_t c = 0; c < cfg.size; c++) {
       const double dr = r - pr->g.img_center, dc = c - pr->g.img_center;
       if (dr * dr + dc * dc <= rad * rad) pr->disk++;
     }
-  return "";
+  return {};
 }
 
-// Returns "" or a one-line reason (a usage error: exit 2).
-std::string prepare_fbp(const Config &cfg, Problem *pr) {
+// Returns {} or the exit code and a one-line reason.
+Refusal prepare_fbp(const Config &cfg, Problem *pr) {
   const uint32_t n = cfg.pes, d = cfg.size, v = cfg.views;
   const uint32_t logn = log2_of(n);
   pr->vpp = (v + n - 1) / n;
   pr->scatter_words = pr->vpp * n * d;
   pr->image_words = round_up(cfg.size * cfg.size, n);
-  if (pinet_fbp_create(&pr->g, PINET_FILTER_RAMP, &pr->p) != PINET_OK) return "FBP setup failed";
+  if (pinet_fbp_create(&pr->g, PINET_FILTER_RAMP, &pr->p) != PINET_OK)
+    return refuse(PINET_EXIT_INTERNAL, "FBP setup failed");
   pr->filter_doubles = pinet_fbp_padded_length(pr->p) / 2 + 1;
   pr->filter_words = round_up(2 * pr->filter_doubles + 1, logn);
   pr->base_filter = pr->scatter_words;
   const uint64_t need = std::max<uint64_t>((uint64_t)pr->scatter_words + pr->filter_words,
                                            pr->image_words);
-  if (need > kMemWords) return too_large(cfg, need);
+  if (need > kMemWords) return refuse(PINET_EXIT_INPUT, too_large(cfg, need));
   // The phantom's exact sinogram, as `pinet recon fbp --phantom shepp-logan` makes it.
   const pinet_ellipse *ell = nullptr;
   size_t nell = 0;
   (void)pinet_phantom_by_name("shepp-logan", &ell, &nell);
   pr->sino.assign((size_t)v * d, 0.0f);
   if (pinet_phantom_sinogram(ell, nell, &pr->g, 4, pr->sino.data()) != PINET_OK)
-    return "phantom sinogram failed";
+    return refuse(PINET_EXIT_INTERNAL, "phantom sinogram failed");
   // The fixed-point scale, from every filtered view (the host has the whole sinogram).
   std::vector<float> filt((size_t)v * pinet_fbp_filtered_stride(pr->p));
   double largest = 0.0;
   if (pinet_fbp_filter_views(pr->p, nullptr, pr->sino.data(), v, filt.data()) != PINET_OK ||
       pinet_fbp_fixed_scale(pr->p, filt.data(), &pr->frac_bits, &largest) != PINET_OK)
-    return "fixed-point scale failed";
+    return refuse(PINET_EXIT_INTERNAL, "fixed-point scale failed");
   // The two host messages.
   pr->scatter_msg.assign(pr->scatter_words, 0);
   for (size_t i = 0; i < pr->sino.size(); i++) pr->scatter_msg[i] = f32_bits(pr->sino[i]);
@@ -235,14 +245,14 @@ std::string prepare_fbp(const Config &cfg, Problem *pr) {
                          pr->ref_parallel.data(), nullptr, nullptr) != PINET_OK ||
       pinet_fbp_run_fixed(pr->p, pr->sino.data(), pr->frac_bits, pr->ref_sequential.data()) !=
           PINET_OK)
-    return "C-model reference run failed";
-  return "";
+    return refuse(PINET_EXIT_INTERNAL, "C-model reference run failed");
+  return {};
 }
 
-std::string prepare_em(const Config &cfg, Problem *pr) {
+Refusal prepare_em(const Config &cfg, Problem *pr) {
   const uint32_t n = cfg.pes;
   if (pinet_sysmat_create_parallel(&pr->g, PINET_BOXES_DISK, &pr->m) != PINET_OK)
-    return "system matrix failed";
+    return refuse(PINET_EXIT_INTERNAL, "system matrix failed");
   pr->bb = pinet_sysmat_by_box(pr->m);
   pr->tubes = pinet_sysmat_tubes(pr->m);
   pr->boxes = pinet_sysmat_boxes(pr->m);
@@ -253,11 +263,12 @@ std::string prepare_em(const Config &cfg, Problem *pr) {
   // factors and the final image (doubles, two words each), the ring's 4 words.
   const uint64_t need = std::max<uint64_t>(
       {pr->counts_words, 2ull * pr->tpad, 2ull * pr->bpad, 4ull});
-  if (need > kMemWords) return too_large(cfg, need);
+  if (need > kMemWords) return refuse(PINET_EXIT_INPUT, too_large(cfg, need));
   pr->seg.resize(n);
   if (pinet_em_segments(pr->m, n, PINET_EM_PARTITION_MODIFIED, pr->seg.data()) != PINET_OK)
-    return "--pes " + std::to_string(n) + " is too many PEs for this matrix (a box would span "
-           "three PEs)";
+    return refuse(PINET_EXIT_INPUT, "--pes " + std::to_string(n) +
+                                        " is too many PEs for this matrix (a box would span "
+                                        "three PEs)");
   // The counts, as `pinet recon em --phantom shepp-logan` makes them: each tube's count is the
   // exact line integral of its line (float32).
   const pinet_ellipse *ell = nullptr;
@@ -265,7 +276,7 @@ std::string prepare_em(const Config &cfg, Problem *pr) {
   (void)pinet_phantom_by_name("shepp-logan", &ell, &nell);
   std::vector<float> line_vals(pinet_sysmat_lines(pr->m));
   if (pinet_phantom_sinogram(ell, nell, &pr->g, 1, line_vals.data()) != PINET_OK)
-    return "phantom sinogram failed";
+    return refuse(PINET_EXIT_INTERNAL, "phantom sinogram failed");
   const uint32_t *tline = pinet_sysmat_tube_line(pr->m);
   pr->counts.assign(pr->tubes, 0.0);
   double total = 0.0, largest = -1.0;
@@ -274,7 +285,8 @@ std::string prepare_em(const Config &cfg, Problem *pr) {
     total += pr->counts[t];
     if (pr->counts[t] > largest) largest = pr->counts[t], pr->fault_tube = t;
   }
-  if (!pinet_em_fixed_total_ok(total)) return "the counts' total leaves the fixed-point range";
+  if (!pinet_em_fixed_total_ok(total))
+    return refuse(PINET_EXIT_INPUT, "the counts' total leaves the fixed-point range");
   pr->frac_bits = pinet_em_fixed_bits(total);
   std::vector<double> sens(pr->boxes);
   pinet_em_sensitivity(&pr->bb, sens.data());
@@ -294,27 +306,28 @@ std::string prepare_em(const Config &cfg, Problem *pr) {
   if (pinet_em_parallel(pr->m, pr->counts.data(), cfg.iters, n, PINET_EM_PARTITION_MODIFIED,
                         PINET_RECON_FIXED, pr->lam_parallel.data(), nullptr, nullptr,
                         nullptr) != PINET_OK)
-    return "C-model reference run failed";
+    return refuse(PINET_EXIT_INTERNAL, "C-model reference run failed");
   pinet_em *em = nullptr;
   const pinet_em_opts o = {1, PINET_RECON_FIXED, 0};
   pinet_status st = pinet_em_create(pr->m, pr->counts.data(), &o, &em);
   for (uint32_t it = 0; it < cfg.iters && st == PINET_OK; it++) st = pinet_em_iterate(em, nullptr);
   if (st == PINET_OK) pr->lam_sequential.assign(pinet_em_image(em), pinet_em_image(em) + pr->boxes);
   pinet_em_free(em);
-  if (st != PINET_OK) return "C-model sequential reference failed";
+  if (st != PINET_OK) return refuse(PINET_EXIT_INTERNAL, "C-model sequential reference failed");
   const size_t npix = (size_t)cfg.size * cfg.size;
   pr->ref_parallel.assign(npix, 0.0f);
   pr->ref_sequential.assign(npix, 0.0f);
   pinet_em_to_image(pr->m, pr->lam_parallel.data(), pr->ref_parallel.data());
   pinet_em_to_image(pr->m, pr->lam_sequential.data(), pr->ref_sequential.data());
-  return "";
+  return {};
 }
 
-std::string prepare(const Config &cfg, Problem *pr) {
+Refusal prepare(const Config &cfg, Problem *pr) {
   if (pinet_pb_geom_init(&pr->g, cfg.size, cfg.views, cfg.size) != PINET_OK)
-    return "geometry " + std::to_string(cfg.size) + " x " + std::to_string(cfg.views) + " views";
-  std::string why = cfg.em() ? prepare_em(cfg, pr) : prepare_fbp(cfg, pr);
-  if (why.empty()) why = prepare_phantom(cfg, pr);
+    return refuse(PINET_EXIT_INPUT, "geometry " + std::to_string(cfg.size) + " x " +
+                                        std::to_string(cfg.views) + " views");
+  Refusal why = cfg.em() ? prepare_em(cfg, pr) : prepare_fbp(cfg, pr);
+  if (why.code == PINET_EXIT_OK) why = prepare_phantom(cfg, pr);
   return why;
 }
 
@@ -1045,7 +1058,7 @@ int run_system(const Config &cfg, const Problem &pr, const Options &opt, uint64_
   if (!opt.wave().empty()) {
     trace.reset(new VerilatedFstSc);
     sys.dut->trace(trace.get(), 99);
-    trace->open(opt.wave().c_str());
+    if (!pinet::cosim::open_trace(*trace, opt)) trace.reset();
   }
 #endif
   const auto t0 = std::chrono::steady_clock::now();
@@ -1084,31 +1097,29 @@ int run_system(const Config &cfg, const Problem &pr, const Options &opt, uint64_
       have_image ? pinet_rmse_disk(sys.image.data(), pr.phantom.data(), cfg.size, pr.g.img_center)
                  : NAN;
   const bool pass = !sb.failed() && sys.run_ok;
-  int rc_files = 0;
-  if (pass && !cfg.out.empty()) {  // written only after a passing run: nothing half-made
-    const pinet_status st =
-        pinet_recon_image_write(cfg.out.c_str(), sys.image.data(), cfg.size, pr.g.img_center);
-    if (st != PINET_OK) {
-      std::fprintf(stderr, "cosim recon_system: cannot write '%s': %s\n", cfg.out.c_str(),
-                   pinet_status_str(st));
-      rc_files = 1;
-    }
-  }
+  // Each file goes through pinet::cosim::write_output (nothing half-written is left); parse()
+  // found every path writable, so a failure here is late: one line, and exit 4 after a PASS.
+  auto report = [&](const char *option, const std::string &path, const std::string &why) {
+    if (!why.empty())
+      pinet::cosim::file_error(opt.block(), std::string("--") + option + " '" + path +
+                                                "': cannot write: " + why);
+  };
+  if (pass && !cfg.out.empty())  // written only after a passing run: nothing half-made
+    report("out", cfg.out, pinet::cosim::write_output(cfg.out, [&](const std::string &tmp) {
+      const pinet_status st =
+          pinet_recon_image_write(tmp.c_str(), sys.image.data(), cfg.size, pr.g.img_center);
+      return std::string(st == PINET_OK ? "" : pinet_status_str(st));
+    }));
   double diff_max = NAN;
-  if (pass && !cfg.png.empty()) {
-    const pinet_status st = write_png(cfg.png, pr, sys.image, cfg.size, &diff_max);
-    if (st != PINET_OK) {
-      std::fprintf(stderr, "cosim recon_system: cannot write '%s': %s\n", cfg.png.c_str(),
-                   pinet_status_str(st));
-      rc_files = 1;
-    }
-  }
-  if (!cfg.json.empty()) {
-    FILE *f = std::fopen(cfg.json.c_str(), "w");
-    if (f == nullptr) {
-      std::fprintf(stderr, "cosim recon_system: cannot write '%s'\n", cfg.json.c_str());
-      rc_files = 1;
-    } else {
+  if (pass && !cfg.png.empty())
+    report("png", cfg.png, pinet::cosim::write_output(cfg.png, [&](const std::string &tmp) {
+      const pinet_status st = write_png(tmp, pr, sys.image, cfg.size, &diff_max);
+      return std::string(st == PINET_OK ? "" : pinet_status_str(st));
+    }));
+  if (!cfg.json.empty())
+    report("json", cfg.json, pinet::cosim::write_output(cfg.json, [&](const std::string &tmp) {
+      FILE *f = std::fopen(tmp.c_str(), "w");
+      if (f == nullptr) return std::string(std::strerror(errno));
       std::fprintf(f, "{\"algo\": \"%s\", \"pes\": %u, \"size\": %u, \"views\": %u, \"iters\": %u, ",
                    cfg.algo.c_str(), N, cfg.size, cfg.views, cfg.iters);
       std::fprintf(f, "\"cycles_total\": %" PRIu64 ", \"cycles_compute\": %" PRIu64 ", \"phases\": [",
@@ -1130,9 +1141,10 @@ int run_system(const Config &cfg, const Problem &pr, const Options &opt, uint64_
                    cfg.op_cycles, kMemWords, pr.frac_bits, work,
                    sys.equals_parallel ? "true" : "false", sys.equals_sequential ? "true" : "false",
                    pass ? "PASS" : "FAIL");
-      if (std::fclose(f) != 0) rc_files = 1;
-    }
-  }
+      const bool bad = std::ferror(f) != 0;
+      if (std::fclose(f) != 0 || bad) return std::string("write error");
+      return std::string();
+    }));
   if (!opt.quiet()) {
     if (cfg.em())
       std::printf("cosim recon_system: em, N %u, %u x %u image, %u views, %u iterations "
@@ -1161,8 +1173,7 @@ int run_system(const Config &cfg, const Problem &pr, const Options &opt, uint64_
     if (std::isfinite(diff_max))
       std::printf("  %s: phantom | image | |difference| (white = %.4f)\n", cfg.png.c_str(), diff_max);
   }
-  const int rc = sb.finish();
-  return rc != 0 ? rc : rc_files;
+  return sb.finish();
 }
 
 }  // namespace
@@ -1177,9 +1188,9 @@ int sc_main(int argc, char **argv) {
   opt.add_int("op-cycles", 1,
               "simulated cycles per pixel-view interpolation (FBP) or box-tube pair of S1 and "
               "S3 (EM) of a PE");
-  opt.add_string("out", "", "write the image as `pinet recon ... --out` does (after a PASS)");
-  opt.add_string("json", "", "write the JSON summary");
-  opt.add_string("png", "", "write phantom | image | difference as PNG (after a PASS)");
+  opt.add_output("out", "write the image as `pinet recon ... --out` does (after a PASS)");
+  opt.add_output("json", "write the JSON summary");
+  opt.add_output("png", "write phantom | image | difference as PNG (after a PASS)");
   uint64_t fault = pc::kNoFault;
   std::string err;
   if (!pc::take_fault_option(&argc, argv, &fault, &err)) {
@@ -1199,28 +1210,29 @@ int sc_main(int argc, char **argv) {
   if (cfg.algo != "fbp" && cfg.algo != "em")
     return opt.reject("--algo '" + cfg.algo + "': expected fbp or em"), opt.exit_code();
   if (pes != 2 && pes != 4 && pes != 8 && pes != 16)
-    return opt.reject("--pes " + std::to_string(pes) + ": the system is built for N = 2, 4, 8, 16"),
+    return opt.invalid("--pes " + std::to_string(pes) + ": the system is built for N = 2, 4, 8, 16"),
            opt.exit_code();
   if (size < 4 || size > 1024)
-    return opt.reject("--size " + std::to_string(size) + ": expected 4 .. 1024"), opt.exit_code();
+    return opt.invalid("--size " + std::to_string(size) + ": expected 4 .. 1024"), opt.exit_code();
   if (views < pes || views > 4096)
-    return opt.reject("--views " + std::to_string(views) + ": expected " + std::to_string(pes) +
+    return opt.invalid("--views " + std::to_string(views) + ": expected " + std::to_string(pes) +
                       " (N) .. 4096"),
            opt.exit_code();
   if (op_cycles > 1000)
-    return opt.reject("--op-cycles " + std::to_string(op_cycles) + ": expected 0 .. 1000"),
+    return opt.invalid("--op-cycles " + std::to_string(op_cycles) + ": expected 0 .. 1000"),
            opt.exit_code();
   if (iters != 0 && !cfg.em()) return opt.reject("--iters goes with --algo em"), opt.exit_code();
   if (iters > 1000)
-    return opt.reject("--iters " + std::to_string(iters) + ": expected 1 .. 1000"), opt.exit_code();
+    return opt.invalid("--iters " + std::to_string(iters) + ": expected 1 .. 1000"), opt.exit_code();
   cfg.pes = (uint32_t)pes;
   cfg.size = (uint32_t)size;
   cfg.views = (uint32_t)views;
   cfg.op_cycles = (uint32_t)op_cycles;
   cfg.iters = cfg.em() ? (iters ? (uint32_t)iters : kEmDefaultIters) : 0;
   Problem pr;
-  const std::string why = prepare(cfg, &pr);
-  if (!why.empty()) return opt.reject(why), opt.exit_code();
+  const Refusal why = prepare(cfg, &pr);
+  if (why.code == PINET_EXIT_INTERNAL) return opt.internal(why.msg), opt.exit_code();
+  if (why.code != PINET_EXIT_OK) return opt.invalid(why.msg), opt.exit_code();
 
   // SystemC's own info messages ("Simulation stopped by user") would break the one-line output.
   sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);

@@ -18,12 +18,12 @@ expect_fault ctrl rta_bitmap_ctrl 'bitmap_o\[0\]' 2470 3000 "$ctrl" --dim 1 --si
 expect_fault system rta_system 'bitmap_o\[0\]' 2470 3000 "$system" --dim 2 --side 4 --cycles 3000
 
 # Sizes the executables do not contain, and malformed options.
-expect_usage "ring --pes 32" "$ring" --pes 32
+expect_invalid "ring --pes 32" "$ring" --pes 32
 expect_usage "ring --compare 2" "$ring" --pes 8 --compare 2
-expect_usage "torus --side 32" "$torus" --side 32
-expect_usage "ctrl --dim 2 --side 256" "$ctrl" --dim 2 --side 256
-expect_usage "ctrl --dim 3" "$ctrl" --dim 3 --side 8
-expect_usage "system --side 16" "$system" --dim 1 --side 16
+expect_invalid "torus --side 32" "$torus" --side 32
+expect_invalid "ctrl --dim 2 --side 256" "$ctrl" --dim 2 --side 256
+expect_invalid "ctrl --dim 3" "$ctrl" --dim 3 --side 8
+expect_invalid "system --side 16" "$system" --dim 1 --side 16
 expect_usage "ring --inject-fault x" "$ring" --pes 8 --inject-fault x
 
 expect_hidden_option "$ring" "$torus" "$ctrl" "$system"

@@ -221,7 +221,7 @@ int main(int argc, char **argv) {
   if (dim == 1 && side == 256) return run_ctrl<Vrta_bitmap_ctrl_d1_s256>(opt, argc, argv, 1, 256, fault);
   if (dim == 2 && side == 4) return run_ctrl<Vrta_bitmap_ctrl_d2_s4>(opt, argc, argv, 2, 4, fault);
   if (dim == 2 && side == 8) return run_ctrl<Vrta_bitmap_ctrl_d2_s8>(opt, argc, argv, 2, 8, fault);
-  opt.reject("--dim " + std::to_string(dim) + " --side " + std::to_string(side) +
-             ": this executable has rta_bitmap_ctrl for dim 1 side 8, 64, 256 and dim 2 side 4, 8 only");
+  opt.invalid("--dim " + std::to_string(dim) + " --side " + std::to_string(side) +
+              ": this executable has rta_bitmap_ctrl for dim 1 side 8, 64, 256 and dim 2 side 4, 8 only");
   return opt.exit_code();
 }

@@ -37,8 +37,8 @@ int main(int argc, char **argv) {
     case 64: return rc::run_fabric<Vrta_ring_n64, 1>(opt, argc, argv, cfg);
     case 256: return rc::run_fabric<Vrta_ring_n256, 1>(opt, argc, argv, cfg);
     default:
-      opt.reject("--pes " + std::to_string(opt.get("pes")) +
-                 ": this executable has rta_ring for N = 4, 8, 16, 64, 256 only");
+      opt.invalid("--pes " + std::to_string(opt.get("pes")) +
+                  ": this executable has rta_ring for N = 4, 8, 16, 64, 256 only");
       return opt.exit_code();
   }
 }

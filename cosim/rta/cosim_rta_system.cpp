@@ -332,7 +332,7 @@ int main(int argc, char **argv) {
   if (dim == 1 && side == 64) return SystemRun<Vrta_system1d_n64, 1>(opt, argc, argv, 1, 64, fault).run();
   if (dim == 2 && side == 4) return SystemRun<Vrta_system2d_s4, 2>(opt, argc, argv, 2, 4, fault).run();
   if (dim == 2 && side == 8) return SystemRun<Vrta_system2d_s8, 2>(opt, argc, argv, 2, 8, fault).run();
-  opt.reject("--dim " + std::to_string(dim) + " --side " + std::to_string(side) +
-             ": this executable has rta_system1d for N = 8, 64 and rta_system2d for side = 4, 8 only");
+  opt.invalid("--dim " + std::to_string(dim) + " --side " + std::to_string(side) +
+              ": this executable has rta_system1d for N = 8, 64 and rta_system2d for side = 4, 8 only");
   return opt.exit_code();
 }

@@ -34,8 +34,8 @@ int main(int argc, char **argv) {
     case 8: return rc::run_fabric<Vrta_torus2d_s8, 2>(opt, argc, argv, cfg);
     case 16: return rc::run_fabric<Vrta_torus2d_s16, 2>(opt, argc, argv, cfg);
     default:
-      opt.reject("--side " + std::to_string(opt.get("side")) +
-                 ": this executable has rta_torus2d for side = 4, 8, 16 only");
+      opt.invalid("--side " + std::to_string(opt.get("side")) +
+                  ": this executable has rta_torus2d for side = 4, 8, 16 only");
       return opt.exit_code();
   }
 }
