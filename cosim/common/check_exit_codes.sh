@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# check_exit_codes.sh - what every cosim executable promises about its exit status and stderr
+# (docs/exit_codes.md), run briefly on each:
+#   - no SystemC copyright banner on stderr ("SystemC" / "Copyright" lines) when the caller has
+#     not set SYSTEMC_DISABLE_COPYRIGHT_MESSAGE (run with env -u): the harness turns it off;
+#   - an unwritable --wave (and, for cosim_recon_system, --out, --png, --json): exit 4 and one
+#     line on stderr, before anything is written;
+#   - an unknown option: exit 2 and one line on stderr.
+# usage: check_exit_codes.sh <cosim executable>...
+set -u
+[ $# -ge 1 ] || { echo "usage: $0 <cosim executable>..." >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0 checks=0 systemc=0
+fail() {
+  echo "check_exit_codes: $*" >&2
+  failures=$((failures + 1))
+}
+
+# The arguments a brief run of each executable needs (its required options, a small size).
+base_args() {
+  case $(basename "$1") in
+    cosim_recon_system) echo "--algo fbp --pes 2 --size 8 --views 8" ;;
+    *) echo "" ;;
+  esac
+}
+
+# expect STATUS NAME EXE ARGS...: exit STATUS, exactly one stderr line starting "cosim ".
+expect() {
+  local want=$1 name=$2
+  shift 2
+  local err rc lines
+  checks=$((checks + 1))
+  err=$(env -u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE "$@" --quiet 2>&1 >/dev/null)
+  rc=$?
+  lines=$(printf '%s\n' "$err" | grep -c '')
+  [ "$rc" -eq "$want" ] || fail "$name: exit status $rc, expected $want (stderr: $err)"
+  [ "$lines" -eq 1 ] && [[ $err == cosim\ * ]] ||
+    fail "$name: $lines stderr line(s), expected one \"cosim ...\" line: $err"
+}
+
+for exe in "$@"; do
+  name=$(basename "$exe")
+  [ -x "$exe" ] || { fail "$exe is not an executable"; continue; }
+  read -r -a args <<<"$(base_args "$exe")"
+  if ldd "$exe" 2>/dev/null | grep -q libsystemc; then
+    systemc=$((systemc + 1))
+  fi
+  # A short run (it may FAIL on its --cycles budget: only stderr matters here).
+  checks=$((checks + 1))
+  env -u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE "$exe" "${args[@]}" --cycles 20 --quiet \
+    >/dev/null 2>"$tmp/$name.err"
+  if grep -Eq 'SystemC|Copyright' "$tmp/$name.err"; then
+    fail "$name: the SystemC banner on stderr without SYSTEMC_DISABLE_COPYRIGHT_MESSAGE: $(head -c 300 "$tmp/$name.err")"
+  fi
+  expect 4 "$name --wave /nonexistent/x.fst" "$exe" "${args[@]}" --wave /nonexistent/x.fst
+  expect 4 "$name --wave <a directory>" "$exe" "${args[@]}" --wave "$tmp"
+  expect 2 "$name --no-such-option 1" "$exe" "${args[@]}" --no-such-option 1
+  if [ "$name" = cosim_recon_system ]; then
+    for opt in out png json; do
+      expect 4 "$name --$opt /nonexistent/x" "$exe" "${args[@]}" --$opt /nonexistent/x
+    done
+    expect 4 "$name --json <a directory>" "$exe" "${args[@]}" --json "$tmp"
+  fi
+done
+[ -z "$(find "$tmp" -mindepth 1 ! -name '*.err' -print -quit)" ] ||
+  fail "a refused run left files behind: $(ls -A "$tmp")"
+
+if [ "$failures" -ne 0 ]; then
+  echo "check_exit_codes: $failures of $checks check(s) failed" >&2
+  exit 1
+fi
+echo "check_exit_codes: all $checks checks passed ($# executables, $systemc with SystemC)"
