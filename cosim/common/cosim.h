@@ -283,8 +283,8 @@ class Options {
     for (const auto &kv : ints_)
       std::printf("  --%-13s %s (default %" PRIu64 ")\n", kv.first.c_str(), help_.at(kv.first).c_str(),
                   kv.second);
-    std::printf("exit status: 0 PASS, 1 FAIL (a mismatch), 2 usage, 3 invalid request, 4 file error, "
-                "5 internal error (docs/exit_codes.md)\n");
+    std::printf("exit codes: 0 ok (PASS), 1 check failed (FAIL), 2 usage, 3 invalid input, "
+                "4 file error, 5 internal error (docs/exit_codes.md)\n");
   }
 
   std::string block_;
