@@ -28,6 +28,22 @@ if(PINET_RTL_DIR AND NOT _announced)
 endif()
 set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/pinet.f)
 set(PINET_VERILATOR_WAIVER ${PROJECT_SOURCE_DIR}/lint/verilator_waiver.vlt)
+
+# pinet_rtl_relative(<out var> <dir> <path>...): the paths under the source tree made relative to
+# <dir>, the others (an outside --rtl directory) kept as they are. Verilator writes the names of
+# its source files into the generated C++ (the file of a $fatal or a convergence error): run from
+# <dir> on relative names, its output is the same in every clone, so ccache shares it.
+function(pinet_rtl_relative out dir)
+  set(paths)
+  foreach(p ${ARGN})
+    string(FIND "${p}" "${PROJECT_SOURCE_DIR}/" at)
+    if(at EQUAL 0)
+      file(RELATIVE_PATH p ${dir} ${p})
+    endif()
+    list(APPEND paths ${p})
+  endforeach()
+  set(${out} ${paths} PARENT_SCOPE)
+endfunction()
 set(PINET_VERILATOR_LINT_ARGS -Wall)
 # Warnings stay fatal except where RTL that is wrong on purpose must still build (mutants of
 # scripts/mutate.sh leave signals unused): PINET_VERILATOR_WARNINGS_FATAL=OFF.

@@ -7,7 +7,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config zlib1g-dev python3 python3-scipy
   verilator libsystemc-dev libcmocka-dev gtkwave yosys iverilog z3
-  libfftw3-dev libpng-dev xvfb xauth imagemagick libopenmpi-dev openmpi-bin lcov
+  libfftw3-dev libpng-dev xvfb xauth imagemagick libopenmpi-dev openmpi-bin lcov ccache
 )
 
 case "${1:-}" in

@@ -27,13 +27,19 @@ grep -q "PINET_DPI_SV_PACKAGE=$work/prefix/.*/pinet_dpi_pkg.sv" "$work/consumer.
 cmake --build "$work/consumer" >/dev/null
 "$work/consumer/dpi_consumer"
 
-tb=$src/examples/dpi_scoreboard/tb_dpi_scoreboard.sv
+tb=examples/dpi_scoreboard/tb_dpi_scoreboard.sv
+# Both builds compile the same Verilator runtime (and the same generated code for the unchanged
+# modules): through ccache when it is installed, from the source directory on relative names,
+# which the generated C++ keeps, so that any clone shares the cache.
+objcache=()
+command -v ccache >/dev/null && objcache=(-MAKEFLAGS "OBJCACHE=$(command -v ccache)")
 build_tb() {  # build_tb RTL_DIR OBJ_DIR
-  local rtl=$1 obj=$2
+  local rtl obj=$2
+  rtl=$(realpath --relative-to="$src" "$1")
   # shellcheck disable=SC2086
-  verilator --binary --timing -j 2 --top-module tb_dpi_scoreboard -Mdir "$obj" \
-    "$svpkg" "$rtl/ps_pkg.sv" "$rtl/ps_router.sv" "$rtl/ps_network.sv" "$tb" \
-    -LDFLAGS "$libs" >"$obj.log" 2>&1 || { tail -n 40 "$obj.log" >&2; return 1; }
+  (cd "$src" && verilator --binary --timing -j 2 --top-module tb_dpi_scoreboard -Mdir "$obj" \
+    "${objcache[@]}" "$svpkg" "$rtl/ps_pkg.sv" "$rtl/ps_router.sv" "$rtl/ps_network.sv" "$tb" \
+    -LDFLAGS "$libs") >"$obj.log" 2>&1 || { tail -n 40 "$obj.log" >&2; return 1; }
 }
 
 # 2-3. Our RTL.
