@@ -9,17 +9,18 @@
 #   FAIL <block> <group> (...) trace <file>  a counterexample, as VCD with a GTKWave save file
 # Exit status: 0 all hold, 1 a FAIL, 2 usage, 3 a tool missing.
 #
-#   bash scripts/formal.sh [--rtl DIR] [--work DIR] [--only REGEX] [--deep]
+#   bash scripts/formal.sh [--rtl DIR] [--work DIR] [--only REGEX] [--deep] [--list]
 #
 # --rtl DIR     prove the RTL of DIR (same file names as rtl/), e.g. a copy with a deliberate bug
 # --work DIR    where models, logs and traces go (default: build/formal, else a temporary directory)
 # --only REGEX  only the groups whose "<block> <group>" matches
 # --deep        also the larger instances
+# --list        print the selected groups ("<block> <group>(<parameters>)"), prove nothing
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 usage() { echo "formal: $* (try --help)" >&2; exit 2; }
-rtl=$root/rtl work="" only="" deep=0
+rtl=$root/rtl work="" only="" deep=0 list=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --rtl|--work|--only)
@@ -27,6 +28,7 @@ while [ $# -gt 0 ]; do
       case "$1" in --rtl) rtl=$2 ;; --work) work=$2 ;; --only) only=$2 ;; esac
       shift ;;
     --deep) deep=1 ;;
+    --list) list=1 ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) usage "unknown argument '$1'" ;;
   esac
@@ -38,11 +40,13 @@ for tool in yosys yosys-smtbmc yosys-abc z3 python3; do
 done
 [ -d "$rtl" ] || usage "--rtl '$rtl' is not a directory"
 rtl=$(cd "$rtl" && pwd)
-if [ -z "$work" ]; then
-  if [ -d "$root/build" ]; then work=$root/build/formal; else work=$(mktemp -d); fi
+if [ $list -eq 0 ]; then
+  if [ -z "$work" ]; then
+    if [ -d "$root/build" ]; then work=$root/build/formal; else work=$(mktemp -d); fi
+  fi
+  mkdir -p "$work" 2>/dev/null || usage "cannot create --work '$work'"
+  work=$(cd "$work" && pwd)
 fi
-mkdir -p "$work" 2>/dev/null || usage "cannot create --work '$work'"
-work=$(cd "$work" && pwd)
 
 # The proofs, one row per instance:
 #   block | groups (each a CHECK_<GROUP> of the property file) | top | parameters (chparam)
@@ -264,6 +268,10 @@ for row in "${proofs[@]}"; do
       continue
     fi
     ran=$((ran + 1))
+    if [ $list -eq 1 ]; then
+      echo "$block $group($(tr ' ' ',' <<<"$params"))"
+      continue
+    fi
     prove "$block" "$group" "$top" "$params" "$files" "$mode" "$depth" || failed=1
   done
 done

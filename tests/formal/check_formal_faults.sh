@@ -3,9 +3,10 @@
 # rtl/ in a temporary directory, must make `scripts/formal.sh --rtl COPY` print a FAIL line for
 # its block with a trace file that exists (VCD, with its GTKWave save file), and exit 1. A sed
 # that changes nothing fails this test (the bug would not be there).
-# Usage: bash check_formal_faults.sh <source dir>
+# Usage: bash check_formal_faults.sh <source dir> [NAME-REGEX]   (only the bugs whose name matches)
 set -uo pipefail
-src=$1
+src=$1 select=${2:-}
+ran=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
@@ -15,6 +16,8 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # FAIL: the block, or the block and its group ("ps_router done") when the bug is one group's.
 fault() {
   local name=$1 file=$2 expr=$3 only=$4 block=$5
+  [ -z "$select" ] || [[ "$name" =~ $select ]] || return 0
+  ran=$((ran + 1))
   local copy=$work/$name
   rm -rf "$copy"
   cp -r "$src/rtl" "$copy"
@@ -67,8 +70,9 @@ fault ps_done_early ps_router.sv 's/  assign done_o = done_q;/  assign done_o = 
 fault ps_valid_early ps_router.sv 's/  assign rda_act = xfer \&\& (word_q >= rda_st_q)/  assign rda_act = run_q \&\& (word_q >= rda_st_q)/' \
   "ps_network links\\(N=2" "ps_network links"
 
+[ $ran -gt 0 ] || fail "no deliberate bug matches '$select'"
 if [ $fails -ne 0 ]; then
   echo "check_formal_faults: $fails failure(s)"
   exit 1
 fi
-echo "check_formal_faults: every deliberate bug was caught with a trace"
+echo "check_formal_faults: every deliberate bug ($ran) was caught with a trace"
