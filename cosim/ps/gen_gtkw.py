@@ -5,10 +5,13 @@ usage: python3 cosim/ps/gen_gtkw.py [repository root]   (default: two levels up)
 
 Writes
   waves/ps_network_n<N>.gtkw  for the Verilator C++ harness (scope top.ps_network), one per size
-                              of cosim/ps/CMakeLists.txt (N = 2 .. 64, MemWords as set there;
-                              the run ps_network_n64_m4224 uses ps_network_n64.gtkw), one group
-                              per router (routers 0..7 open, the others closed)
-  waves/ps_network.gtkw       the same for the default size, N = 8
+                              of cosim/ps/CMakeLists.txt (N = 2 .. 64, MemWords as set there),
+                              one group per router (routers 0..7 open, the others closed)
+  waves/ps_network_n<N>_fast.gtkw, ps_network_n2_m32k.gtkw, ps_network_n64_m4224.gtkw,
+  ps_network_n64_m4224_fast.gtkw
+                              the same for the other registered runs (scripts/verify.sh takes
+                              waves/<run>.gtkw): each opens on its own run's first command
+  waves/ps_network.gtkw       the same for the default size, N = 8 (the view of ps_network_n8)
   waves/ps_system.gtkw        for the SystemC harness (scope dut.ps_network, N = 8)
   waves/filters/ps_op.txt      cmd_op_i / op_q: the op's name (pinet_shuffle_op)
   waves/filters/ps_err.txt     err_o / err_q: the error's name (ps_pkg::ps_err_e)
@@ -17,7 +20,14 @@ Each router group shows the op and step (the concatenation above, named by ps_op
 whether it runs the fast schedule, the setup cycle, the word counter and the step length, then its four output links and its four input
 links, each as valid (a bit of out_valid_o / in_valid_i) and its 32-bit word. Open a dump from the
 repository root: gtkwave waves/<run>.fst waves/<block>.gtkw (the filters are named relative to it).
+
+Each save file opens on its run's first activity, not on the idle cycles before it (the harness
+fills the router memories first: MemWords cycles and more): [timestart] a few cycles before the
+first command, the marker on it, zoomed so that the window shows the first command's setup and
+a few of its steps (VIEWS below; cosim/common/check_gtkw_view.py checks the window against the
+runs' dumps in CTest, and its --first prints the times to put in VIEWS when the stimulus changes).
 """
+import math
 import os
 import sys
 
@@ -29,6 +39,39 @@ STEP_BITS = 5
 SIZES = {2: 32768, 4: 256, 8: 1024, 16: 2048, 32: 4096, 64: 8192}
 OP_BITS = 4
 
+# The view of each registered run (seed 1, cosim/ps/CMakeLists.txt): (first activity, end of
+# the view) in the dump's time units (1 ps; a cycle is 2 units in the C++ harness, 10000 in the
+# SystemC one). The first activity is the first command (cmd_start_i; a bad command counts); the
+# end is the end of the first collective (busy_o falls) or of its third step (router 0's op /
+# step has changed four times), whichever comes first, and at least 64 cycles on. From
+# `python3 cosim/common/check_gtkw_view.py --first waves/<run>.gtkw waves/<run>.fst`.
+VIEWS = {
+    "ps_network_n2": (65541, 65956), "ps_network_n2_fast": (65541, 65816),
+    "ps_network_n2_m32k": (65541, 140729),
+    "ps_network_n4": (671, 906), "ps_network_n4_fast": (815, 1124),
+    "ps_network_n8": (3637, 5030), "ps_network_n8_fast": (2101, 2229),
+    "ps_network_n16": (4099, 4326), "ps_network_n16_fast": (4099, 4413),
+    "ps_network_n32": (8195, 16630), "ps_network_n32_fast": (8195, 8323),
+    "ps_network_n64": (16517, 16645), "ps_network_n64_fast": (17285, 17413),
+    "ps_network_n64_m4224": (24837, 25768), "ps_network_n64_m4224_fast": (24837, 25378),
+    "ps_system": (10280000, 11920000),
+}
+# Runs of cosim/ps/CMakeLists.txt other than ps_network_n<N>: the size (N) of their save file.
+EXTRA_RUNS = {"ps_network_n2_m32k": 2, "ps_network_n64_m4224": 64, "ps_network_n64_m4224_fast": 64}
+# Pixels of the wave pane the view must fit in: GTKWave 3.3 in a 1280-pixel-wide window (the
+# screen of cosim/common/gtkw_screenshot.sh) with the signal pane below gives it about 610.
+PANE_PX = 560
+
+
+def view(first, last, period):
+    """(timestart, zoom, marker) showing [first, last] with a margin, from a clock edge on.
+    GTKWave shows 2^-zoom / 200 time units per pixel (calczoom in its currenttime.c)."""
+    margin = max(4 * period, (last - first) // 20)
+    start = max(0, (first - margin) // period * period)
+    span = last + margin - start
+    return start, -math.ceil(math.log2(200.0 * span / PANE_PX)), first
+
+
 # Flags of a .gtkw trace line (GTKWave's TR_* bits).
 HEX, DEC, BIN = 0x22, 0x24, 0x28  # right-justified
 FILTERED = 0x2000
@@ -36,13 +79,15 @@ GROUP_BEGIN, GROUP_END, CLOSED, BLANK = 0x800000, 0x1000000, 0x400000, 0x200
 
 
 class Save:
-    def __init__(self, title, dump):
+    def __init__(self, title, dump, where=(0, -5, 0)):
+        start, zoom, marker = where
         self.lines = [f"[*] {title}",
                       "[*] written by cosim/ps/gen_gtkw.py: regenerate, do not edit",
                       "[*] Start from the repository root (filters: waves/filters/ps_*.txt), e.g.",
                       f"[*]   gtkwave {dump} waves/<this file>",
-                      f'[dumpfile] "{dump}"', "[timestart] 0", "[size] 1400 900", "[pos] -1 -1",
-                      "*-5.000000 0 -1 -1",
+                      f"[*] Opens on the run's first command (the marker), {dump}",
+                      f'[dumpfile] "{dump}"', f"[timestart] {start}", "[size] 1280 720",
+                      "[pos] -1 -1", f"*{zoom:.6f} {marker} -1 -1",
                       "[sst_width] 220", "[signals_width] 440", "[sst_expanded] 0",
                       "[sst_vpaned_height] 250"]
         self.flags = None
@@ -96,14 +141,16 @@ def clog2(v):
     return b
 
 
-def network_save(title, top, pes, mem_words, dump, net=None, head=None, open_routers=None):
+def network_save(title, top, pes, mem_words, dump, net=None, head=None, open_routers=None,
+                 where=(0, -5, 0)):
     """The save file of a ps_network at scope `net` (default <top>.ps_network); `head(save)` may
-    add traces above the network's (cosim/recon/gen_gtkw.py adds the phase)."""
+    add traces above the network's (cosim/recon/gen_gtkw.py adds the phase); `where` is the
+    view, (timestart, zoom, marker)."""
     addr_w = clog2(mem_words)
     cnt_w = clog2(mem_words + clog2(pes) + 1)  # ps_router's CntW
     step_w = max(STEP_BITS, clog2(pes))  # ps_router's StepW (the vector shows its low 5 bits)
     open_routers = set(range(8)) if open_routers is None else open_routers
-    s = Save(title, dump)
+    s = Save(title, dump, where)
     net = net or f"{top}.ps_network"
     if head:
         head(s)
@@ -204,16 +251,19 @@ def main():
     write(os.path.join(waves, "filters", "ps_opstep.txt"), "\n".join(lines) + "\n")
 
     for n, mem in SIZES.items():
-        text = network_save(f"ps_network N = {n}, MemWords = {mem} (cosim_ps_network, Verilator "
-                            "C++): every router's links", "top", n, mem,
-                            f"waves/ps_network_n{n}.fst")
-        write(os.path.join(waves, f"ps_network_n{n}.gtkw"), text)
-        if n == 8:
-            write(os.path.join(waves, "ps_network.gtkw"), text)
+        runs = [f"ps_network_n{n}", f"ps_network_n{n}_fast"]
+        runs += [r for r, size in EXTRA_RUNS.items() if size == n]
+        for run in runs:
+            text = network_save(f"ps_network N = {n}, MemWords = {mem} (cosim_ps_network, "
+                                f"Verilator C++): every router's links; run {run}", "top", n, mem,
+                                f"waves/{run}.fst", where=view(*VIEWS[run], 2))
+            write(os.path.join(waves, f"{run}.gtkw"), text)
+            if run == "ps_network_n8":
+                write(os.path.join(waves, "ps_network.gtkw"), text)
     write(os.path.join(waves, "ps_system.gtkw"),
           network_save("ps_system (cosim_ps_system, SystemC, N = 8): every router's links",
-                       "dut", 8, 1024, "waves/ps_system.fst"))
-
+                       "dut", 8, 1024, "waves/ps_system.fst",
+                       where=view(*VIEWS["ps_system"], 10000)))
 
 if __name__ == "__main__":
     main()

@@ -11,6 +11,7 @@ Writes
   waves/recon_system.gtkw        the same for the default N = 8 (the FBP run's dump)
   waves/recon_system_em.gtkw     the same for the EM run's dump
   waves/filters/recon_phase.txt  phase_i: the phase's name (cosim_recon_system.cpp, enum Phase)
+Each opens on the reconstruction's first phase (VIEWS below), not on the idle start.
 """
 import os
 import sys
@@ -22,6 +23,13 @@ PHASES = ["idle", "scatter", "bcast_host", "load", "compute", "store", "integrat
           "upload", "ring_exchange", "integrate_image"]
 MEM_WORDS = 32768  # cosim/recon/CMakeLists.txt, RS_MEMWORDS
 SIZES = (2, 4, 8, 16)
+# The view of the registered runs (cosim/recon/CMakeLists.txt; time unit 1 ps, a cycle 10000):
+# (first activity, end of the view), as cosim/ps/gen_gtkw.py's VIEWS. The first phase (scatter)
+# starts in cycle 2; the FBP view ends with it (the next phase begins), the EM view after router
+# 0's third step of it (the EM scatter is longer). recon_system_n<N>.gtkw (no registered run)
+# take the FBP view. From `python3 cosim/common/check_gtkw_view.py --first ...`.
+VIEWS = {"recon_system_fbp": (20000, 56400000), "recon_system_em": (20000, 27350000)}
+PERIOD = 10000
 
 
 def head(save):
@@ -45,13 +53,21 @@ def main():
         text = ps.network_save(
             f"recon_system N = {n} (cosim_recon_system, SystemC): the reconstruction's phase, "
             "then every router's links", "dut", n, MEM_WORDS, f"waves/recon_system_n{n}.fst",
-            net="system.dut.recon_system_top.u_net", head=head, open_routers=set(range(4)))
+            net="system.dut.recon_system_top.u_net", head=head, open_routers=set(range(4)),
+            where=ps.view(*VIEWS["recon_system_fbp"], PERIOD))
         text = text.replace("written by cosim/ps/gen_gtkw.py", "written by cosim/recon/gen_gtkw.py")
         ps.write(os.path.join(waves, f"recon_system_n{n}.gtkw"), text)
         if n == 8:
             for run, algo in (("recon_system", "fbp"), ("recon_system_em", "em")):
-                ps.write(os.path.join(waves, f"{run}.gtkw"),
-                         text.replace("waves/recon_system_n8.fst", f"waves/recon_system_{algo}.fst"))
+                run_text = ps.network_save(
+                    f"recon_system N = {n} (cosim_recon_system, SystemC): the reconstruction's "
+                    "phase, then every router's links", "dut", n, MEM_WORDS,
+                    f"waves/recon_system_{algo}.fst", net="system.dut.recon_system_top.u_net",
+                    head=head, open_routers=set(range(4)),
+                    where=ps.view(*VIEWS[f"recon_system_{algo}"], PERIOD))
+                run_text = run_text.replace("written by cosim/ps/gen_gtkw.py",
+                                            "written by cosim/recon/gen_gtkw.py")
+                ps.write(os.path.join(waves, f"{run}.gtkw"), run_text)
 
 
 if __name__ == "__main__":
