@@ -24,11 +24,11 @@ PHASES = ["idle", "scatter", "bcast_host", "load", "compute", "store", "integrat
 MEM_WORDS = 32768  # cosim/recon/CMakeLists.txt, RS_MEMWORDS
 SIZES = (2, 4, 8, 16)
 # The view of the registered runs (cosim/recon/CMakeLists.txt; time unit 1 ps, a cycle 10000):
-# (first activity, end of the view), as cosim/ps/gen_gtkw.py's VIEWS. The first phase (scatter)
-# starts in cycle 2; the FBP view ends with it (the next phase begins), the EM view after router
-# 0's third step of it (the EM scatter is longer). recon_system_n<N>.gtkw (no registered run)
-# take the FBP view. From `python3 cosim/common/check_gtkw_view.py --first ...`.
-VIEWS = {"recon_system_fbp": (20000, 56400000), "recon_system_em": (20000, 27350000)}
+# (first activity, end of the view), as cosim/ps/gen_gtkw.py's VIEWS: the first phase (its
+# command starts in cycle 2) up to the start of the next one (phase_i changes), so that the host
+# link's steps and the phase names are read. recon_system_n<N>.gtkw (no registered run) take the
+# FBP view. From `python3 cosim/common/check_gtkw_view.py --first ...` and the phase's changes.
+VIEWS = {"recon_system_fbp": (20000, 56400000), "recon_system_em": (20000, 82000000)}
 PERIOD = 10000
 
 
