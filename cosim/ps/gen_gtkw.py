@@ -43,16 +43,17 @@ OP_BITS = 4
 # the view) in the dump's time units (1 ps; a cycle is 2 units in the C++ harness, 10000 in the
 # SystemC one). The first activity is the first command (cmd_start_i; a bad command counts); the
 # end is the end of the first collective (busy_o falls) or of its third step (router 0's op /
-# step has changed four times), whichever comes first, and at least 64 cycles on. From
+# step has changed four times), whichever comes first, and at least 12 cycles on (a short
+# first command then fills the window, every word readable). From
 # `python3 cosim/common/check_gtkw_view.py --first waves/<run>.gtkw waves/<run>.fst`.
 VIEWS = {
     "ps_network_n2": (65541, 65956), "ps_network_n2_fast": (65541, 65816),
     "ps_network_n2_m32k": (65541, 140729),
     "ps_network_n4": (671, 906), "ps_network_n4_fast": (815, 1124),
-    "ps_network_n8": (3637, 5030), "ps_network_n8_fast": (2101, 2229),
+    "ps_network_n8": (3637, 5030), "ps_network_n8_fast": (2101, 2125),
     "ps_network_n16": (4099, 4326), "ps_network_n16_fast": (4099, 4413),
-    "ps_network_n32": (8195, 16630), "ps_network_n32_fast": (8195, 8323),
-    "ps_network_n64": (16517, 16645), "ps_network_n64_fast": (17285, 17413),
+    "ps_network_n32": (8195, 16630), "ps_network_n32_fast": (8195, 8224),
+    "ps_network_n64": (16517, 16541), "ps_network_n64_fast": (17285, 17390),
     "ps_network_n64_m4224": (24837, 25768), "ps_network_n64_m4224_fast": (24837, 25378),
     "ps_system": (10280000, 11920000),
 }
