@@ -19,14 +19,11 @@ import subprocess
 import sys
 
 
-def dump_signals(path):
-    try:
-        out = subprocess.run(["fst2vcd", path], check=True, capture_output=True, text=True,
-                             errors="replace").stdout
-    except (OSError, subprocess.CalledProcessError) as e:
-        sys.exit(f"check_gtkw: cannot read {path} with fst2vcd: {e}")
-    names, scope = set(), []
-    for line in out.splitlines():
+def vcd_vars(lines):
+    """The $var declarations of a VCD header (read up to $enddefinitions, so an iterator is left
+    at the value changes): full name, with [msb:lsb] for vectors -> (id, width)."""
+    ids, scope = {}, []
+    for line in lines:
         if line.startswith("$enddefinitions"):
             break
         f = line.split()
@@ -39,7 +36,17 @@ def dump_signals(path):
         elif f[0] == "$var":
             # $var <type> <width> <id> <name> [<range>] $end
             name = f[4] + (f[5] if len(f) > 6 and f[5].startswith("[") else "")
-            names.add(".".join(scope + [name]))
+            ids[".".join(scope + [name])] = (f[3], int(f[2]))
+    return ids
+
+
+def dump_signals(path):
+    try:
+        out = subprocess.run(["fst2vcd", path], check=True, capture_output=True, text=True,
+                             errors="replace").stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        sys.exit(f"check_gtkw: cannot read {path} with fst2vcd: {e}")
+    names = set(vcd_vars(out.splitlines()))
     if not names:
         sys.exit(f"check_gtkw: {path} has no signals")
     return names

@@ -21,6 +21,8 @@ import re
 import subprocess
 import sys
 
+from check_gtkw import vcd_vars
+
 PANE_PX = 400
 IDLE_NAMES = re.compile(r"(^|\.)(clk_i|clk|rst_ni|rst_n|rst_i)$")
 
@@ -83,21 +85,7 @@ class Dump:
         self.path = path
         self.proc = subprocess.Popen(["fst2vcd", path], stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True, errors="replace")
-        self.ids = {}     # full name (with [msb:lsb] for vectors) -> (id, width)
-        scope = []
-        for line in self.proc.stdout:
-            if line.startswith("$enddefinitions"):
-                break
-            f = line.split()
-            if not f:
-                continue
-            if f[0] == "$scope":
-                scope.append(f[2])
-            elif f[0] == "$upscope":
-                scope.pop()
-            elif f[0] == "$var":
-                name = f[4] + (f[5] if len(f) > 6 and f[5].startswith("[") else "")
-                self.ids[".".join(scope + [name])] = (f[3], int(f[2]))
+        self.ids = vcd_vars(self.proc.stdout)  # full name -> (id, width)
         if not self.ids:
             raise OSError(f"{path} has no signals (is it an FST?)")
 
