@@ -37,6 +37,8 @@
 // PRNG seed from +seed=<n> (default 1), printed at the start and in every failure. Ends with
 // "PASS tb_ps_network", or $error messages and $fatal.
 
+`include "tb_no_x_after_reset.svh"
+
 module tb_ps_network;
 
   localparam int Width  = 32;
@@ -130,6 +132,16 @@ module tb_ps_network;
       .lcl_rdata_o    (lcl_rdata),
       .ch_valid_o     (ch_valid),
       .ch_data_o      (ch_data)
+    );
+
+    // The control and status outputs (the data ones carry memory words, not reset).
+    tb_no_x_after_reset #(
+      .Label("tb_ps_network"),
+      .Width(7 + 2 * AddrW + Ch)
+    ) u_no_x (
+      .clk    (clk),
+      .rst_n  (rst_n),
+      .outputs({busy, done, err, host_req, host_req_addr, host_valid_out, host_addr, ch_valid})
     );
 
     ////////////////

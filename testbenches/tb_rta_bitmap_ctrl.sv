@@ -25,6 +25,8 @@
 // state. PRNG: xorshift64, seed from +seed=<n> (default 1).
 // Ends with "PASS tb_rta_bitmap_ctrl", or $error + $fatal on the first mismatch.
 
+`include "tb_no_x_after_reset.svh"
+
 module tb_rta_bitmap_ctrl;
 
   `include "tb_rta_common.svh"
@@ -100,6 +102,14 @@ module tb_rta_bitmap_ctrl;
       .bitmap_o    (bitmap),
       .mode_o      (mode),
       .err_o       (err)
+    );
+    tb_no_x_after_reset #(
+      .Label("tb_rta_bitmap_ctrl"),
+      .Width(Sw + 5)
+    ) u_no_x (
+      .clk    (clk),
+      .rst_n  (rst_n),
+      .outputs({bitmap, mode, err})
     );
 
     //////////////////////

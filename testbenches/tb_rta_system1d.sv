@@ -18,6 +18,8 @@
 // $error + $fatal on the first mismatch. The command port and the test sequence are shared with
 // tb_rta_system2d (tb_rta_system_common.svh); this file holds the ring's side of the checks.
 
+`include "tb_no_x_after_reset.svh"
+
 module tb_rta_system1d;
 
   `include "tb_rta_common.svh"

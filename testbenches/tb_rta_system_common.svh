@@ -27,6 +27,14 @@
   logic [Bits-1:0] bitmap;
   logic [1:0]      mode;
   logic [2:0]      err;
+  tb_no_x_after_reset #(
+    .Label("tb_rta_system"),
+    .Width(Bits + 5)
+  ) u_no_x (
+    .clk    (clk),
+    .rst_n  (rst_n),
+    .outputs({bitmap, mode, err})
+  );
 
   // Issue one command; the routing is checked just before the edge that takes it (old) and right
   // after it (new), then the error and mode it left.
