@@ -197,6 +197,10 @@ class Options {
         wave_ = value;
       } else if (name == "seed") {
         if (!parse_u64(value, &seed_)) return usage_error("--seed: '" + value + "' is not a number");
+      } else if (name == "power-up") {
+        if (value != "zero" && value != "random")
+          return usage_error("--power-up: '" + value + "' is not zero or random");
+        power_up_random_ = value == "random";
       } else if (name == "cycles") {
         if (!parse_u64(value, &cycles_) || cycles_ == 0)
           return usage_error("--cycles: '" + value + "' is not a positive number");
@@ -227,6 +231,7 @@ class Options {
   const std::string &wave() const { return wave_; }
   bool quiet() const { return quiet_; }
   bool progress() const { return progress_; }
+  bool power_up_random() const { return power_up_random_; }
   uint64_t get(const std::string &name) const { return ints_.at(name); }
   const std::string &get_string(const std::string &name) const { return strings_.at(name); }
   int exit_code() const { return exit_code_; }
@@ -267,7 +272,8 @@ class Options {
     return file_error((option ? "--" : "") + what + " '" + path + "': cannot write: " + why);
   }
   void print_help() const {
-    std::printf("usage: cosim_%s [--seed S] [--cycles C] [--wave FILE.fst] [--quiet] [--progress]",
+    std::printf("usage: cosim_%s [--seed S] [--cycles C] [--wave FILE.fst] [--quiet] [--progress]"
+                " [--power-up zero|random]",
                 block_.c_str());
     for (const auto &kv : strings_) std::printf(" [--%s S]", kv.first.c_str());
     for (const auto &kv : ints_) std::printf(" [--%s N]", kv.first.c_str());
@@ -276,6 +282,8 @@ class Options {
     std::printf("  --wave FILE     write an FST waveform (open with waves/%s.gtkw)\n", block_.c_str());
     std::printf("  --quiet         only the final PASS/FAIL line\n");
     std::printf("  --progress      print progress on stderr\n");
+    std::printf("  --power-up P    the model's state before reset: zero (default) or random (seeded\n"
+                "                  by --seed; a result that depends on it is a missing reset)\n");
     for (const auto &kv : strings_)
       std::printf("  --%-13s %s%s%s%s\n", kv.first.c_str(), help_.at(kv.first).c_str(),
                   kv.second.empty() ? "" : " (default ", kv.second.c_str(),
@@ -293,6 +301,7 @@ class Options {
   std::string wave_;
   bool quiet_ = false;
   bool progress_ = false;
+  bool power_up_random_ = false;
   int exit_code_ = PINET_EXIT_OK;
   std::vector<std::string> outputs_;
   std::map<std::string, uint64_t> ints_;
@@ -370,6 +379,16 @@ inline void write_coverage(VerilatedContext *ctx) {
 #endif
 }
 
+// --power-up random: every variable of the model starts from a random value (the models are
+// verilated with --x-initial unique), seeded by --seed, so that an output that depends on the
+// power-up state (a flop without its reset) is a mismatch. Call before the model is built; the
+// SystemC harnesses pass Verilated::defaultContextp().
+inline void apply_power_up(VerilatedContext *ctx, const Options &opt) {
+  if (!opt.power_up_random()) return;
+  ctx->randReset(2);
+  ctx->randSeed(static_cast<int>(opt.seed() % 0x7ffffffeu) + 1);  // 0 would mean "from the clock"
+}
+
 // Owns the VerilatedContext, the model and the optional FST trace. Time advances 1 unit per
 // half clock period; tick() = falling edge (inputs are driven before it), rising edge.
 template <class Model>
@@ -378,6 +397,7 @@ class Sim {
   explicit Sim(const Options &opt, int argc = 0, char **argv = nullptr)
       : ctx_(new VerilatedContext), quiet_(opt.quiet()) {
     if (argc > 0) ctx_->commandArgs(argc, argv);  // before the model is built
+    apply_power_up(ctx_.get(), opt);
     model_.reset(new Model(ctx_.get(), "top"));
     if (!opt.wave().empty()) {
 #if VM_TRACE

@@ -377,6 +377,7 @@ int sc_main(int argc, char **argv) {
   // SystemC's own info messages ("Simulation stopped by user") would break the one-line output.
   sc_report_handler::set_actions(SC_INFO, SC_DO_NOTHING);
   Verilated::commandArgs(argc, argv);
+  pinet::cosim::apply_power_up(Verilated::defaultContextp(), opt);
   if (!opt.wave().empty()) Verilated::traceEverOn(true);
 
   Scoreboard sb(opt);
