@@ -6,14 +6,18 @@
 //   1. after a power-on reset it writes every word of every memory through the local ports;
 //   2. then, run after run: a collective (random, or --op K), M a random multiple of its quantum
 //      (or --words M), a random base; it loads the image [base, base + M) of every memory with
-//      random words, fills the host's image with random words, pulses cmd_start_i, answers every
-//      host request with the requested word in the next cycle, and after done reads back the
-//      image (and 2 guard words each side; one run in eight the whole memory) of every PE.
+//      random words (not in the first run: the fill has just written random words everywhere,
+//      so the first command comes in cycle MemWords + 1 for any seed, where the save files
+//      waves/ps_network_n<N>.gtkw open), fills the host's image with random words, pulses
+//      cmd_start_i, answers every host request with the requested word in the next cycle, and
+//      after done reads back the image (and 2 guard words each side; one run in eight the whole
+//      memory) of every PE.
 //   While a collective runs the local ports carry random writes (ignored while busy, which is
 //   checked); now and then a command arrives while busy (err_o = busy, the run goes on) or the
-//   reset aborts the run (the memories keep what was written). Between runs, now and then a bad
-//   command: an op the RTL does not run (custom, 9 .. 15), M = 0, M not a multiple of the quantum, an image that
-//   does not fit the memory.
+//   reset aborts the run (the memories keep what was written). Between runs (not before the
+//   first), now and then a few reads, a reset, or a bad command: an op the RTL does not run
+//   (custom, 9 .. 15), M = 0, M not a multiple of the quantum, an image that does not fit the
+//   memory.
 // Every cycle, in this order (NetworkChecker, ps_cosim.h): busy_o, done_o, err_o; every channel
 // 0 .. 4N+1, valid then data ("ch[13]:6->5.valid"); host_req_o, host_req_addr_o, host_addr_o;
 // while idle every PE's local read ("pe[3].mem[17]") against the shadow memories, which hold the
@@ -256,12 +260,18 @@ class NetworkRun {
     bad_++;
   }
 
+  // The first run starts right after the fill, in cycle MemWords + 1 whatever the seed (the save
+  // files, waves/ps_network_n<N>.gtkw, open there): no reads, bad command or reset before it, and
+  // no image load (the fill has just written random words everywhere, the checker's shadow
+  // memories included). Later runs do all of it.
   void one_run() {
-    for (uint32_t k = rnd(3); k > 0 && !stop(); k--) read_word(rnd(cfg_.mem_words));
-    for (uint32_t k = cfg_.bad && rnd(4) == 0 ? 1 + rnd(3) : 0; k > 0 && !stop(); k--)
+    const bool first = first_run_;
+    first_run_ = false;
+    for (uint32_t k = first ? 0 : rnd(3); k > 0 && !stop(); k--) read_word(rnd(cfg_.mem_words));
+    for (uint32_t k = !first && cfg_.bad && rnd(4) == 0 ? 1 + rnd(3) : 0; k > 0 && !stop(); k--)
       bad_command();
-    if (cfg_.disturb && rnd(16) == 0) {  // a reset between runs: status cleared, memories kept
-      for (uint32_t k = 1 + rnd(2); k > 0 && !stop(); k--) {
+    if (!first && cfg_.disturb && rnd(16) == 0) {  // a reset between runs: status cleared,
+      for (uint32_t k = 1 + rnd(2); k > 0 && !stop(); k--) {  // memories kept
         in_.rst_n = false;
         read_word(rnd(cfg_.mem_words));
       }
@@ -271,7 +281,7 @@ class NetworkRun {
     const uint32_t words = choose_words(op, fast);
     // The image anywhere, one run in eight right at the end of the memory.
     const uint32_t base = rnd(8) == 0 ? cfg_.mem_words - words : rnd(cfg_.mem_words - words + 1);
-    for (uint32_t a = base; a < base + words && !stop(); a++) load_word(a);
+    for (uint32_t a = base; a < base + words && !first && !stop(); a++) load_word(a);
     host_img_.resize(words);
     for (auto &w : host_img_) w = rnd32();
     if (stop()) return;
@@ -380,6 +390,7 @@ class NetworkRun {
   uint64_t start_cycle_ = 0;
   uint32_t run_op_ = 0;
   bool measuring_ = false;
+  bool first_run_ = true;
   uint64_t rtl_cycles_[pc::kNumOps];
   double secs_ = 0;
 };
