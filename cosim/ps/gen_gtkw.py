@@ -22,10 +22,13 @@ links, each as valid (a bit of out_valid_o / in_valid_i) and its 32-bit word. Op
 repository root: gtkwave waves/<run>.fst waves/<block>.gtkw (the filters are named relative to it).
 
 Each save file opens on its run's first activity, not on the idle cycles before it (the harness
-fills the router memories first: MemWords cycles and more): [timestart] a few cycles before the
-first command, the marker on it, zoomed so that the window shows the first command's setup and
-a few of its steps (VIEWS below; cosim/common/check_gtkw_view.py checks the window against the
-runs' dumps in CTest, and its --first prints the times to put in VIEWS when the stimulus changes).
+fills the router memories first: MemWords cycles): [timestart] a few cycles before the first
+command, the marker on it, zoomed so that the window shows the first command's setup and its
+first steps (first_command() and window_cycles() below). The first command's cycle depends on
+the size only, not on the seed, the op or the run, so a save file fits any dump of its size
+(e.g. `cosim_ps_network --pes 16 --seed 7 --wave waves/debug.fst`, then `gtkwave
+waves/debug.fst waves/ps_network_n16.gtkw`); cosim/common/check_gtkw_view.py checks the window
+against dumps in CTest (cosim/ps/CMakeLists.txt), and its --first prints a dump's first activity.
 """
 import math
 import os
@@ -39,24 +42,43 @@ STEP_BITS = 5
 SIZES = {2: 32768, 4: 256, 8: 1024, 16: 2048, 32: 4096, 64: 8192}
 OP_BITS = 4
 
-# The view of each registered run (seed 1, cosim/ps/CMakeLists.txt): (first activity, end of
-# the view) in the dump's time units (1 ps; a cycle is 2 units in the C++ harness, 10000 in the
-# SystemC one). The first activity is the first command (cmd_start_i; a bad command counts); the
-# end is the end of the first collective (busy_o falls) or of its third step (router 0's op /
-# step has changed four times), whichever comes first, and at least 12 cycles on (a short
-# first command then fills the window, every word readable). From
-# `python3 cosim/common/check_gtkw_view.py --first waves/<run>.gtkw waves/<run>.fst`.
-VIEWS = {
-    "ps_network_n2": (65541, 65956), "ps_network_n2_fast": (65541, 65816),
-    "ps_network_n2_m32k": (65541, 140729),
-    "ps_network_n4": (671, 906), "ps_network_n4_fast": (815, 1124),
-    "ps_network_n8": (3637, 5030), "ps_network_n8_fast": (2101, 2125),
-    "ps_network_n16": (4099, 4326), "ps_network_n16_fast": (4099, 4413),
-    "ps_network_n32": (8195, 16630), "ps_network_n32_fast": (8195, 8224),
-    "ps_network_n64": (16517, 16541), "ps_network_n64_fast": (17285, 17390),
-    "ps_network_n64_m4224": (24837, 25768), "ps_network_n64_m4224_fast": (24837, 25378),
-    "ps_system": (10280000, 11920000),
-}
+# The view of every save file, the same for any seed (cosim_ps_network.cpp and
+# cosim_ps_system.cpp start their first collective at a cycle that depends on the size only):
+# a few cycles before the first command (cmd_start_i), the marker on it, and a fixed number of
+# cycles after it. The first command comes right after the harness has written every word of
+# every memory:
+#   C++ harness (cosim_ps_network): the power-on reset in cycle 0, the fill in cycles
+#     1 .. MemWords, the command in cycle MemWords + 1; a cycle is 2 time units (1 ps each) and
+#     the inputs change at its falling edge, the odd time 2 c + 1.
+#   SystemC harness (cosim_ps_system): two reset cycles, one more, one to start the PE
+#     processors, MemWords clearing writes, the command (always a scatter) driven after the
+#     rising edge that ends cycle MemWords + 3: time (MemWords + 4) * 10000 (10 ns a cycle).
+# `python3 cosim/common/check_gtkw_view.py --first waves/<run>.gtkw <dump>` prints the first
+# activity of a dump (the same for every seed); the CTest checks (cosim/ps/CMakeLists.txt) open
+# the save files on dumps of the registered runs and of other seeds.
+def first_command(mem_words):
+    """Dump time of the first command of cosim_ps_network at this MemWords (any seed, any run)."""
+    return 2 * (mem_words + 1) + 1
+
+
+PS_SYSTEM_MEMWORDS = 1024  # PS_SC_MEMWORDS, cosim/ps/CMakeLists.txt
+PS_SYSTEM_FIRST = (PS_SYSTEM_MEMWORDS + 4) * 10000
+
+
+# The cycles shown after the first command. The op and M are random per seed, so the window
+# cannot follow the first collective: it is a fixed number of cycles, the first three steps of
+# the op whose first steps are the longest, the scatter, at its smallest M (N: N + 2 cycles,
+# measured on the RTL), and at least 64 cycles (about 9 pixels a cycle in the 1280-pixel
+# window: the clock, the setup cycles, the op and step names stay readable). A short collective
+# is shown whole, a longer one its setup and first steps or words; e.g. the README's
+# `--pes 16 --op 3 --seed 7` (integrate, M = 128) shows its step 1 and the setup of step 2.
+# ps_system's first collective is a scatter of M >= 64 words (one view of 8 bins per PE): its
+# first two steps, 66 cycles.
+def window_cycles(pes):
+    return max(64, pes + 2)
+
+
+PS_SYSTEM_WINDOW = 66
 # Runs of cosim/ps/CMakeLists.txt other than ps_network_n<N>: the size (N) of their save file.
 EXTRA_RUNS = {"ps_network_n2_m32k": 2, "ps_network_n64_m4224": 64, "ps_network_n64_m4224_fast": 64}
 # Pixels of the wave pane the view must fit in: GTKWave 3.3 in a 1280-pixel-wide window (the
@@ -64,13 +86,15 @@ EXTRA_RUNS = {"ps_network_n2_m32k": 2, "ps_network_n64_m4224": 64, "ps_network_n
 PANE_PX = 560
 
 
-def view(first, last, period):
+def view(first, last, period, step=1.0):
     """(timestart, zoom, marker) showing [first, last] with a margin, from a clock edge on.
-    GTKWave shows 2^-zoom / 200 time units per pixel (calczoom in its currenttime.c)."""
+    GTKWave shows 2^-zoom / 200 time units per pixel (calczoom in its currenttime.c); the zoom
+    is a multiple of `step`: 1 (cosim/recon/gen_gtkw.py) shows up to twice the span, 0.01 (the
+    ps save files: GTKWave takes a fractional zoom) the span itself."""
     margin = max(4 * period, (last - first) // 20)
     start = max(0, (first - margin) // period * period)
     span = last + margin - start
-    return start, -math.ceil(math.log2(200.0 * span / PANE_PX)), first
+    return start, -math.ceil(math.log2(200.0 * span / PANE_PX) / step - 1e-9) * step, first
 
 
 # Flags of a .gtkw trace line (GTKWave's TR_* bits).
@@ -257,14 +281,17 @@ def main():
         for run in runs:
             text = network_save(f"ps_network N = {n}, MemWords = {mem} (cosim_ps_network, "
                                 f"Verilator C++): every router's links; run {run}", "top", n, mem,
-                                f"waves/{run}.fst", where=view(*VIEWS[run], 2))
+                                f"waves/{run}.fst",
+                                where=view(first_command(mem),
+                                           first_command(mem) + 2 * window_cycles(n), 2, 0.01))
             write(os.path.join(waves, f"{run}.gtkw"), text)
             if run == "ps_network_n8":
                 write(os.path.join(waves, "ps_network.gtkw"), text)
     write(os.path.join(waves, "ps_system.gtkw"),
           network_save("ps_system (cosim_ps_system, SystemC, N = 8): every router's links",
-                       "dut", 8, 1024, "waves/ps_system.fst",
-                       where=view(*VIEWS["ps_system"], 10000)))
+                       "dut", 8, PS_SYSTEM_MEMWORDS, "waves/ps_system.fst",
+                       where=view(PS_SYSTEM_FIRST,
+                                  PS_SYSTEM_FIRST + 10000 * PS_SYSTEM_WINDOW, 10000, 0.01)))
 
 if __name__ == "__main__":
     main()
