@@ -270,8 +270,9 @@ class NetworkRun {
     for (uint32_t k = first ? 0 : rnd(3); k > 0 && !stop(); k--) read_word(rnd(cfg_.mem_words));
     for (uint32_t k = !first && cfg_.bad && rnd(4) == 0 ? 1 + rnd(3) : 0; k > 0 && !stop(); k--)
       bad_command();
-    if (!first && cfg_.disturb && rnd(16) == 0) {  // a reset between runs: status cleared,
-      for (uint32_t k = 1 + rnd(2); k > 0 && !stop(); k--) {  // memories kept
+    // A reset between runs: status cleared, memories kept.
+    if (!first && cfg_.disturb && rnd(16) == 0) {
+      for (uint32_t k = 1 + rnd(2); k > 0 && !stop(); k--) {
         in_.rst_n = false;
         read_word(rnd(cfg_.mem_words));
       }
