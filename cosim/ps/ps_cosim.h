@@ -249,7 +249,7 @@ class NetworkChecker {
     cycle_ = cycle;
     first_ = true;
     if (!in.rst_n && running()) {  // asynchronous reset: the run stops, the memories keep the
-      take_model_memories();       // words written up to the last edge
+      take_model_memories(false);  // words written up to the last edge
       drop_model();
       aborted_++;
     }
@@ -363,7 +363,7 @@ class NetworkChecker {
       t_++;
       if (pinet_shuffle_cycle_done(sim_)) {
         done_ = true;
-        take_model_memories();
+        take_model_memories(true);
         if (!check_host_image()) return false;
         OpStats &s = stats_[op_];
         s.runs++;
@@ -429,12 +429,27 @@ class NetworkChecker {
     return true;
   }
 
-  // The image of every PE memory is the model's now (known from here on).
-  void take_model_memories() {
+  // The image of every PE memory is the model's now. A word is known (the RTL's value is
+  // predictable) if it was before the run or a transfer copied into it: the model started the
+  // unknown words at 0, the RTL at their power-up value (--power-up random), so a word added to
+  // while unknown stays unknown. (A copied word is known: the link checks compared it on its
+  // way.) After a run cut short by a reset (completed false) no word becomes known: which of its
+  // transfers had written is not tracked.
+  void take_model_memories(bool completed) {
+    const uint32_t steps = completed ? pinet_shuffle_schedule_step_count(sched_) : 0;
     for (uint32_t j = 0; j < pes_; j++) {
       const uint32_t *m = pinet_shuffle_cycle_mem(sim_, (int32_t)j);
       std::memcpy(&shadow_[(size_t)j * mem_words_ + base_], m, (size_t)words_ * sizeof(uint32_t));
-      std::memset(&known_[(size_t)j * mem_words_ + base_], 1, words_);
+    }
+    for (uint32_t s = 0; s < steps; s++) {
+      const pinet_shuffle_transfer *t = nullptr;
+      size_t n = 0;
+      if (pinet_shuffle_schedule_step(sched_, s, &t, &n) != PINET_OK) continue;
+      for (size_t i = 0; i < n; i++) {
+        if (t[i].dst < 0 || t[i].combine != PINET_SHUFFLE_COPY || t[i].dst_offset >= words_) continue;
+        const uint32_t len = std::min(t[i].words, words_ - t[i].dst_offset);
+        std::memset(&known_[(size_t)t[i].dst * mem_words_ + base_ + t[i].dst_offset], 1, len);
+      }
     }
   }
 
