@@ -2,7 +2,9 @@
 // pinet_rta_ctrl (clock, reset, bitmap, mode, error), every cycle: bitmap_o as a whole (the
 // first differing bit is reported, e.g. "bitmap_o[17]"), then mode_o, then err_o.
 //
-// Configurations (one executable): --dim 1 --side 8 | 64 | 256, --dim 2 --side 4 | 8.
+// Configurations (one executable): the sizes of cosim/rta/CMakeLists.txt's PINET_CTRL_SIZES
+// (--dim 1 --side 8 | 64 | 256, --dim 2 --side 4 | 8 | 16 | 32; with PINET_LONG_TESTS also
+// --dim 1 --side 4096 and --dim 2 --side 64), listed by --help.
 // Stimulus per cycle: cmd_valid high 7 times in 8 (cmd fields random garbage when low); opcodes
 // NOP, SET_MODE (modes 0..2 and bad ones), SET_LEVEL (1..L and out of range), ARTA_OFF/ON (nodes
 // 1..nodes and out of range), WRITE_RAW and the undefined opcodes 6/7. Raw bitmaps are biased
@@ -22,11 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "Vrta_bitmap_ctrl_d1_s256.h"
-#include "Vrta_bitmap_ctrl_d1_s64.h"
-#include "Vrta_bitmap_ctrl_d1_s8.h"
-#include "Vrta_bitmap_ctrl_d2_s4.h"
-#include "Vrta_bitmap_ctrl_d2_s8.h"
+#include "ctrl_models.h"  // the models of this build: PINET_CTRL_MODELS(X), X(dim, side) each
 #include "rta_cosim.h"
 
 namespace {
@@ -207,7 +205,7 @@ int run_ctrl(const Options &opt, int argc, char **argv, unsigned dim, uint32_t s
 int main(int argc, char **argv) {
   Options opt("rta_bitmap_ctrl", 100000);
   opt.add_int("dim", 1, "1 (ring) or 2 (torus)");
-  opt.add_int("side", 8, "PEs per ring: 8, 64, 256 with --dim 1; 4, 8 with --dim 2");
+  opt.add_int("side", 8, "PEs per ring (built: " PINET_CTRL_MODELS_TEXT ")");
   uint64_t fault = rc::kNoFault;
   std::string err;
   if (!rc::take_fault_option(&argc, argv, &fault, &err)) {
@@ -216,12 +214,11 @@ int main(int argc, char **argv) {
   }
   if (!opt.parse(argc, argv)) return opt.exit_code();
   const uint64_t dim = opt.get("dim"), side = opt.get("side");
-  if (dim == 1 && side == 8) return run_ctrl<Vrta_bitmap_ctrl_d1_s8>(opt, argc, argv, 1, 8, fault);
-  if (dim == 1 && side == 64) return run_ctrl<Vrta_bitmap_ctrl_d1_s64>(opt, argc, argv, 1, 64, fault);
-  if (dim == 1 && side == 256) return run_ctrl<Vrta_bitmap_ctrl_d1_s256>(opt, argc, argv, 1, 256, fault);
-  if (dim == 2 && side == 4) return run_ctrl<Vrta_bitmap_ctrl_d2_s4>(opt, argc, argv, 2, 4, fault);
-  if (dim == 2 && side == 8) return run_ctrl<Vrta_bitmap_ctrl_d2_s8>(opt, argc, argv, 2, 8, fault);
+#define RUN_IF_BUILT(d, s) \
+  if (dim == d && side == s) return run_ctrl<Vrta_bitmap_ctrl_d##d##_s##s>(opt, argc, argv, d, s, fault);
+  PINET_CTRL_MODELS(RUN_IF_BUILT)
+#undef RUN_IF_BUILT
   opt.invalid("--dim " + std::to_string(dim) + " --side " + std::to_string(side) +
-              ": this executable has rta_bitmap_ctrl for dim 1 side 8, 64, 256 and dim 2 side 4, 8 only");
+              ": this executable has rta_bitmap_ctrl for " PINET_CTRL_MODELS_TEXT " only");
   return opt.exit_code();
 }
