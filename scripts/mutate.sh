@@ -40,7 +40,7 @@ done
 switch_runs='^(rta_switch|rta_ring_n8)$'
 ring_runs='^rta_ring_n(4|8|16)$'
 torus_runs='^rta_torus2d_s(4|8)$'
-ctrl_runs='^rta_bitmap_ctrl_d(1_s8|1_s64|2_s4|2_s8)$'
+ctrl_runs='^rta_bitmap_ctrl_d(1_s8|1_s64|2_s4|2_s8|2_s16)$'
 sys_runs='^rta_system(1d_n8|2d_s4)$'
 ps_runs='^(ps_network_n(2|4|8)(_fast)?|ps_system)$'
 
@@ -61,6 +61,7 @@ mutants=(
   "torus_out_row@rta_torus2d.sv@s/= col_d_out\[r\*Width +: Width\];/= col_d_out[(Side-1-r)*Width +: Width];/@$torus_runs@"
   "ctrl_reset_bitmap@rta_bitmap_ctrl.sv@s/bitmap_q <= '1;/bitmap_q <= '0;/@$ctrl_runs@"
   "ctrl_reset_mode@rta_bitmap_ctrl.sv@s/mode_q   <= rta_pkg::ModeSrta;/mode_q   <= rta_pkg::ModeRta;/@$ctrl_runs@"
+  "ctrl_quad_bit1@rta_bitmap_ctrl.sv@s/(((brow >> j) \& 1) << (2 \* j + 1)) | (((bcol >> j) \& 1) << (2 \* j))/(((brow >> j) \& 1) << (2 * j + (j > 0 ? 0 : 1))) | (((bcol >> j) \& 1) << (2 * j + (j > 0 ? 1 : 0)))/@$ctrl_runs@"
   "ctrl_noreset_err@rta_bitmap_ctrl.sv@/^      err_q    <= rta_pkg::ErrOk;$/d@$ctrl_runs@"
   "ctrl_srta_any@rta_bitmap_ctrl.sv@s/rta_pkg::ModeSrta: check_legal = srta_ok;/rta_pkg::ModeSrta: check_legal = 1'b1;/@$ctrl_runs@"
   "ctrl_closure@rta_bitmap_ctrl.sv@s/~(node_on\[2\*n-1\] \& node_on\[2\*n\])/~(node_on[2*n-1] | node_on[2*n])/@$ctrl_runs@"
