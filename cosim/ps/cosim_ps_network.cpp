@@ -36,26 +36,9 @@
 #include <string>
 #include <vector>
 
-// The sizes this executable is built for (PINET_PS_COSIM_SIZES in cosim/ps/CMakeLists.txt):
-// PS_MEMWORDS_N<n> is defined for each.
-#ifdef PS_MEMWORDS_N2
-#include "Vps_network_n2.h"
-#endif
-#ifdef PS_MEMWORDS_N4
-#include "Vps_network_n4.h"
-#endif
-#ifdef PS_MEMWORDS_N8
-#include "Vps_network_n8.h"
-#endif
-#ifdef PS_MEMWORDS_N16
-#include "Vps_network_n16.h"
-#endif
-#ifdef PS_MEMWORDS_N32
-#include "Vps_network_n32.h"
-#endif
-#ifdef PS_MEMWORDS_N64
-#include "Vps_network_n64.h"
-#endif
+// The sizes this executable is built for (cosim/ps/CMakeLists.txt): ps_models.h includes their
+// models and defines PS_MODELS(X), X(N, MemWords) each, and PS_COSIM_SIZES_TEXT.
+#include "ps_models.h"
 #include "ps_cosim.h"
 
 namespace {
@@ -428,24 +411,12 @@ int main(int argc, char **argv) {
   if (!opt.parse(argc, argv)) return opt.exit_code();
   cfg.pes = (uint32_t)opt.get("pes");
   switch (cfg.pes) {
-#ifdef PS_MEMWORDS_N2
-    case 2: cfg.mem_words = PS_MEMWORDS_N2; break;
-#endif
-#ifdef PS_MEMWORDS_N4
-    case 4: cfg.mem_words = PS_MEMWORDS_N4; break;
-#endif
-#ifdef PS_MEMWORDS_N8
-    case 8: cfg.mem_words = PS_MEMWORDS_N8; break;
-#endif
-#ifdef PS_MEMWORDS_N16
-    case 16: cfg.mem_words = PS_MEMWORDS_N16; break;
-#endif
-#ifdef PS_MEMWORDS_N32
-    case 32: cfg.mem_words = PS_MEMWORDS_N32; break;
-#endif
-#ifdef PS_MEMWORDS_N64
-    case 64: cfg.mem_words = PS_MEMWORDS_N64; break;
-#endif
+#define MEM_WORDS_CASE(n, words) \
+  case n:                          \
+    cfg.mem_words = words;         \
+    break;
+    PS_MODELS(MEM_WORDS_CASE)
+#undef MEM_WORDS_CASE
     default:
       opt.invalid("--pes " + std::to_string(opt.get("pes")) +
                   ": this executable has ps_network for N = " PS_COSIM_SIZES_TEXT " only");
@@ -497,24 +468,11 @@ int main(int argc, char **argv) {
   }
   if (!cfg.compare) cfg.bad = cfg.disturb = false;
   switch (cfg.pes) {
-#ifdef PS_MEMWORDS_N2
-    case 2: return run_network<Vps_network_n2>(opt, argc, argv, cfg);
-#endif
-#ifdef PS_MEMWORDS_N4
-    case 4: return run_network<Vps_network_n4>(opt, argc, argv, cfg);
-#endif
-#ifdef PS_MEMWORDS_N8
-    case 8: return run_network<Vps_network_n8>(opt, argc, argv, cfg);
-#endif
-#ifdef PS_MEMWORDS_N16
-    case 16: return run_network<Vps_network_n16>(opt, argc, argv, cfg);
-#endif
-#ifdef PS_MEMWORDS_N32
-    case 32: return run_network<Vps_network_n32>(opt, argc, argv, cfg);
-#endif
-#ifdef PS_MEMWORDS_N64
-    case 64: return run_network<Vps_network_n64>(opt, argc, argv, cfg);
-#endif
+#define RUN_CASE(n, words) \
+  case n:                    \
+    return run_network<Vps_network_n##n>(opt, argc, argv, cfg);
+    PS_MODELS(RUN_CASE)
+#undef RUN_CASE
     default: return PINET_EXIT_INTERNAL;  // not reached: refused above
   }
 }
