@@ -8,6 +8,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config zlib1g-dev python3 python3-scipy
   verilator libsystemc-dev libcmocka-dev gtkwave yosys iverilog z3
   libfftw3-dev libpng-dev xvfb xauth imagemagick libopenmpi-dev openmpi-bin lcov ccache
+  slurmctld slurmd slurm-client munge
 )
 
 case "${1:-}" in
