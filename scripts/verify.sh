@@ -2,11 +2,12 @@
 # The RTL verification run: installs what is missing, builds (Release), runs every registered
 # co-simulation with its default settings, writes one FST per run to waves/ and ends with a
 # summary table per block. Exit status: 0 all passed, 1 a cosim failed (or, with --coverage, an
-# RTL module is below 95 % line or toggle coverage), 2 usage, 3 build error.
+# RTL module is below 95 % line or toggle coverage), 2 usage, 3 build (or Slurm submission) error.
 #
 #   bash scripts/verify.sh [--long] [--coverage] [--seed S] [--seeds K] [-j N] [--junit FILE]
 #                          [--only REGEX] [--rtl DIR] [--waves DIR] [--build DIR] [--no-deps]
-#                          [--no-build]
+#                          [--no-build] [--farm local|slurm] [--partition P] [--time-limit T]
+#                          [--sbatch-args ARGS]
 #
 # --long       also the long runs: the 128 x 128 reconstructions through the RTL, and the soak
 #              runs (>= 1e8 compared cycles per block family, without waves), with a progress
@@ -28,21 +29,31 @@
 #              build-rtl (or --build) with only the cosims the selected runs need
 # --waves DIR  where waves, the summary and coverage go (default waves/)
 # --no-build   re-run the cosims of an existing build directory without configuring or building
+# --farm slurm run on a Slurm cluster instead of this machine (--farm local, the default): built
+#              here first, then one array task per run and seed (sbatch --array=...%N, -j N
+#              at a time, default 32); the build directory, the waves directory and this
+#              tree must be on a filesystem the nodes share, at the same paths. Rows get the
+#              job_task id; a task cancelled, timed out, killed or never started is an ERROR row
+#              with its Slurm state. Ctrl-C cancels the array. (scripts/verify_slurm.sh)
+# --partition P, --time-limit T, --sbatch-args ARGS
+#              with --farm slurm: sbatch's --partition, --time (per run) and further arguments
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 usage() { echo "verify: $* (try --help)" >&2; exit 2; }
 coverage=0 seed="" nseeds="" only="" build="" deps=1 rebuild=1 long=0 junit="" waves=waves rtl=""
-jobs=$(nproc 2>/dev/null || echo 1)
+jobs="" farm=local partition="" time_limit="" sbatch_args=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --coverage) coverage=1 ;;
-    --seed|--seeds|-j|--junit|--only|--build|--waves|--rtl)
+    --seed|--seeds|-j|--junit|--only|--build|--waves|--rtl|--farm|--partition|--time-limit|--sbatch-args)
       [ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs a value"
       case "$1" in
         --seed) seed=$2 ;; --seeds) nseeds=$2 ;; -j) jobs=$2 ;; --junit) junit=$2 ;;
         --only) only=$2 ;; --build) build=$2 ;; --waves) waves=$2 ;; --rtl) rtl=$2 ;;
+        --farm) farm=$2 ;; --partition) partition=$2 ;; --time-limit) time_limit=$2 ;;
+        --sbatch-args) sbatch_args=$2 ;;
       esac
       shift ;;
     --no-deps) deps=0 ;;
@@ -59,6 +70,16 @@ fi
 if [ -n "$nseeds" ] && ! [[ "$nseeds" =~ ^[1-9][0-9]{0,3}$ ]]; then
   usage "--seeds must be an integer in 1..9999 (got '$nseeds')"
 fi
+case "$farm" in
+  local) [ -z "$partition$time_limit$sbatch_args" ] ||
+           usage "--partition, --time-limit and --sbatch-args need --farm slurm"
+         [ -n "$jobs" ] || jobs=$(nproc 2>/dev/null || echo 1) ;;
+  slurm) # shellcheck source=scripts/verify_slurm.sh
+         source "$root/scripts/verify_slurm.sh"
+         farm_check
+         [ -n "$jobs" ] || jobs=32 ;;
+  *) usage "--farm must be local or slurm (got '$farm')" ;;
+esac
 [[ "$jobs" =~ ^[1-9][0-9]{0,2}$ ]] || usage "-j must be an integer in 1..999 (got '$jobs')"
 if [ -n "$junit" ]; then
   { : >>"$junit"; } 2>/dev/null || usage "--junit '$junit': cannot write"
@@ -167,7 +188,15 @@ done < "$build/cosim_runs.list"
 njobs=${#job_name[@]}
 [ $njobs -gt 0 ] || { echo "verify: no cosim runs registered${only:+ matching '$only'}" >&2; exit 1; }
 
-tmp=$(mktemp -d)
+# The jobs' files (output, exit status, seconds): on Slurm in the waves directory, which the
+# nodes share.
+if [ "$farm" = slurm ]; then
+  tmp=$(mktemp -d "$(cd "$waves" && pwd)/.verify-slurm.XXXXXX")
+  trap 'farm_cancel; exit 130' INT
+  trap 'farm_cancel; exit 143' TERM
+else
+  tmp=$(mktemp -d)
+fi
 trap 'rm -rf "$tmp"' EXIT
 
 # job_argv I: the command line of job I, in the array `cmd`.
@@ -181,13 +210,18 @@ job_argv() {
   [ "${job_kind[$i]}" != default ] && cmd+=(--progress)
 }
 
+# job_cov I: the coverage file of job I (with --coverage).
+job_cov() {
+  local cov=${job_name[$1]}
+  [ -n "$nseeds" ] && cov+="_s${job_seed[$1]}"
+  echo "$waves/coverage/$cov.dat"
+}
+
 # run_job I: runs job I; its output, exit status and seconds go to $tmp/I.{out,rc,secs}.
 run_job() {
-  local i=$1 start=$EPOCHREALTIME rc=0 cmd
+  local i=$1 start=$EPOCHREALTIME rc=0 cmd cov
   job_argv "$i"
-  local cov=${job_name[$i]}
-  [ -n "$nseeds" ] && cov+="_s${job_seed[$i]}"
-  cov="$waves/coverage/$cov.dat"
+  cov=$(job_cov "$i")
   if [ $coverage -eq 1 ]; then
     PINET_COVERAGE_FILE=$cov "${cmd[@]}" >"$tmp/$i.out" 2>&1 || rc=$?
   else
@@ -206,65 +240,91 @@ report_job() {
     "$(cat "$tmp/$i.secs")"
 }
 
-# Run with at most $jobs at a time; report each as it ends.
-if [ "$jobs" -gt 1 ] && [ $njobs -gt 1 ]; then
-  echo "verify: $njobs runs, $jobs at a time"
-fi
-# With --long, a line a minute (PINET_VERIFY_TICK seconds: the tests' shorter minute): runs
-# done, and the last progress line of each run going on.
-ticker=""
-if [ $long -eq 1 ]; then
-  (
-    t0=$SECONDS
-    while sleep "${PINET_VERIFY_TICK:-60}"; do
-      done_runs=$(find "$tmp" -name '*.secs' | wc -l)
-      line="verify: $(( (SECONDS - t0) / 60 )) min: $done_runs of $njobs runs done"
-      for ((k = 0; k < njobs; k++)); do
-        [ -f "$tmp/$k.out" ] && [ ! -f "$tmp/$k.secs" ] || continue
-        p=$(grep -a -o '[0-9]*% ([0-9]* of [0-9]* cycles[^)]*)' "$tmp/$k.out" | tail -n 1)
-        line+="; ${job_name[$k]} ${p:-started}"
+# The local backend: runs with at most $jobs at a time on this machine; reports each as it
+# ends. (The Slurm backend, farm_run, is in scripts/verify_slurm.sh.)
+local_run() {
+  if [ "$jobs" -gt 1 ] && [ $njobs -gt 1 ]; then
+    echo "verify: $njobs runs, $jobs at a time"
+  fi
+  # With --long, a line a minute (PINET_VERIFY_TICK seconds: the tests' shorter minute): runs
+  # done, and the last progress line of each run going on.
+  local ticker="" i j
+  if [ $long -eq 1 ]; then
+    (
+      t0=$SECONDS
+      while sleep "${PINET_VERIFY_TICK:-60}"; do
+        done_runs=$(find "$tmp" -name '*.secs' | wc -l)
+        line="verify: $(( (SECONDS - t0) / 60 )) min: $done_runs of $njobs runs done"
+        for ((k = 0; k < njobs; k++)); do
+          [ -f "$tmp/$k.out" ] && [ ! -f "$tmp/$k.secs" ] || continue
+          p=$(grep -a -o '[0-9]*% ([0-9]* of [0-9]* cycles[^)]*)' "$tmp/$k.out" | tail -n 1)
+          line+="; ${job_name[$k]} ${p:-started}"
+        done
+        echo "$line"
       done
-      echo "$line"
-    done
-  ) &
-  ticker=$!
-fi
+    ) &
+    ticker=$!
+  fi
 
-declare -A running=()
-for ((i = 0; i < njobs; i++)); do
-  while [ ${#running[@]} -ge "$jobs" ]; do
-    wait -n 2>/dev/null || true
-    for j in "${!running[@]}"; do
-      if [ -f "$tmp/$j.secs" ]; then unset "running[$j]"; report_job "$j"; fi
+  local -A running=()
+  for ((i = 0; i < njobs; i++)); do
+    while [ ${#running[@]} -ge "$jobs" ]; do
+      wait -n 2>/dev/null || true
+      for j in "${!running[@]}"; do
+        if [ -f "$tmp/$j.secs" ]; then unset "running[$j]"; report_job "$j"; fi
+      done
     done
+    run_job "$i" &
+    running[$i]=$!
   done
-  run_job "$i" &
-  running[$i]=$!
-done
-for j in "${running[@]}"; do wait "$j"; done
-for j in "${!running[@]}"; do report_job "$j"; done
-[ -n "$ticker" ] && { kill "$ticker" 2>/dev/null; wait "$ticker" 2>/dev/null; }
+  for j in "${running[@]}"; do wait "$j"; done
+  for j in "${!running[@]}"; do report_job "$j"; done
+  [ -n "$ticker" ] && { kill "$ticker" 2>/dev/null; wait "$ticker" 2>/dev/null; }
+}
+
+if [ "$farm" = slurm ]; then farm_run; else local_run; fi
 
 summary=$waves/summary.txt
 rows=() failed_jobs=()
 failed=0 total_cycles=0
+# farm_col I: on Slurm, the task's job_task id after each row (and its state if it did not run
+# to its end); nothing locally.
+farm_col() {
+  [ "$farm" = slurm ] || return 0
+  printf '  %s' "$(cat "$tmp/$1.id")"
+  farm_ran "$1" || printf ' %s' "$(cat "$tmp/$1.state")"
+}
 for ((i = 0; i < njobs; i++)); do
-  name=${job_name[$i]} wave=${job_wave[$i]} rc=$(cat "$tmp/$i.rc") last=$(result_line "$i")
-  if [[ "$last" =~ ^PASS\ ([^ ]+)\ matched\ ([0-9]+)\ cycles\ seed\ ([0-9]+)$ ]] && [ "$rc" -eq 0 ]; then
+  name=${job_name[$i]} wave=${job_wave[$i]} rc=$(cat "$tmp/$i.rc" 2>/dev/null || echo -)
+  last=$(result_line "$i")
+  # On Slurm, a task cancelled, timed out, killed or never started is an error, whatever it printed.
+  [ "$farm" = slurm ] && ! farm_ran "$i" && last=""
+  if [[ "$last" =~ ^PASS\ ([^ ]+)\ matched\ ([0-9]+)\ cycles\ seed\ ([0-9]+)$ ]] && [ "$rc" = 0 ]; then
     block=${BASH_REMATCH[1]} cycles=${BASH_REMATCH[2]} s=${BASH_REMATCH[3]}
     total_cycles=$((total_cycles + cycles))
-    rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s' "$name" "$block" "$cycles" 0 "$s" PASS "$wave" "$(save_file_for "$name" "$block")")")
+    rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s' "$name" "$block" "$cycles" 0 "$s" PASS "$wave" "$(save_file_for "$name" "$block")")$(farm_col "$i")")
     echo "PASS|$block|$s|$cycles" >"$tmp/$i.verdict"
   elif [[ "$last" =~ ^FAIL\ ([^ ]+)\ cycle\ ([0-9]+)\ .*seed\ ([0-9]+)$ ]]; then
     block=${BASH_REMATCH[1]} s=${BASH_REMATCH[3]}
     failed=$((failed + 1)) failed_jobs+=("$i")
-    rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s' "$name" "$block" "${BASH_REMATCH[2]}" 1 "$s" FAIL "$wave" "$(save_file_for "$name" "$block")")")
+    rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s' "$name" "$block" "${BASH_REMATCH[2]}" 1 "$s" FAIL "$wave" "$(save_file_for "$name" "$block")")$(farm_col "$i")")
     echo "$last"
     echo "FAIL|$block|$s|${BASH_REMATCH[2]}" >"$tmp/$i.verdict"
   else
     failed=$((failed + 1)) failed_jobs+=("$i")
-    rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %s' "$name" "?" "-" "-" "${job_seed[$i]:--}" "ERROR" "$wave")")
-    echo "verify: $name exited $rc without a PASS/FAIL line:" >&2
+    if [ "$farm" = slurm ]; then
+      rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s' "$name" "?" "-" "-" "${job_seed[$i]:--}" "ERROR" "$wave" -)$(farm_col "$i")")
+      if farm_ran "$i"; then
+        echo "verify: $name exited $rc without a PASS/FAIL line (Slurm task $(cat "$tmp/$i.id")):" >&2
+      else
+        echo "verify: $name: Slurm task $(cat "$tmp/$i.id") $(cat "$tmp/$i.state")" \
+          "(node $(cat "$tmp/$i.host" 2>/dev/null || echo none)), no result:" >&2
+        tail -n 2 "$tmp/slurm-$i.log" 2>/dev/null >&2
+      fi
+    else
+      rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %s' "$name" "?" "-" "-" "${job_seed[$i]:--}" "ERROR" "$wave")")
+      echo "verify: $name exited $rc without a PASS/FAIL line:" >&2
+    fi
     tail -n 5 "$tmp/$i.out" >&2
     echo "ERROR|?|${job_seed[$i]:--}|-" >"$tmp/$i.verdict"
   fi
@@ -277,7 +337,7 @@ for i in "${failed_jobs[@]}"; do
   echo "verify: re-running ${job_name[$i]} alone: ${cmd[*]}"
   rm -f "$tmp/$i.secs"
   cp "$tmp/$i.out" "$tmp/$i.first.out"
-  run_job "$i"
+  if [ "$farm" = slurm ]; then farm_rerun "$i"; else run_job "$i"; fi
   echo "verify: alone: $(result_line "$i" || echo "no PASS/FAIL line, exit $(cat "$tmp/$i.rc")")"
   cp "$tmp/$i.first.out" "$tmp/$i.out"
 done
@@ -285,8 +345,13 @@ done
 {
   echo
   echo "RTL verification summary ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
-  printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s\n' run block cycles mismatches seed result wave \
-    'save file'
+  if [ "$farm" = slurm ]; then
+    printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s  %s\n' run block cycles mismatches seed result \
+      wave 'save file' 'slurm task'
+  else
+    printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s\n' run block cycles mismatches seed result wave \
+      'save file'
+  fi
 
   printf '%s\n' "${rows[@]}"
   echo "total: $njobs runs, $total_cycles cycles compared, $failed failed"
@@ -308,6 +373,9 @@ for i in range(n):
     secs = float(open(f"{tmp}/{i}.secs").read())
     total += secs
     out = open(f"{tmp}/{i}.out", errors="replace").read()
+    # --farm slurm: the task's job_task id, final state and node (scripts/verify_slurm.sh)
+    slurm, state, host = (open(f"{tmp}/{i}.{f}").read().strip() if os.path.exists(f"{tmp}/{i}.{f}")
+                          else "" for f in ("id", "state", "host"))
     last = [l for l in out.splitlines() if l.startswith(("PASS ", "FAIL "))]
     case = ET.SubElement(suite, "testcase", classname=f"pinet.cosim.{block}",
                          name=f"{names[i]} seed {seed}", time=f"{secs:.3f}")
@@ -316,11 +384,14 @@ for i in range(n):
         ET.SubElement(case, "failure", message=last[-1], type="mismatch").text = out[-4000:]
     elif kind == "ERROR":
         errors += 1
-        ET.SubElement(case, "error", message=f"{names[i]}: no PASS/FAIL line",
-                      type="error").text = out[-4000:]
+        message = f"{names[i]}: no PASS/FAIL line"
+        if slurm and state not in ("COMPLETED", "FAILED"):
+            message = f"{names[i]}: Slurm task {slurm} {state}, no result"
+        ET.SubElement(case, "error", message=message, type="error").text = out[-4000:]
     ET.SubElement(case, "system-out").text = (
         (last[-1] + "\n" if last else "")
-        + (f"[[ATTACHMENT|{os.path.abspath(waves[i])}]]\n" if waves[i] != "-" else ""))
+        + (f"[[ATTACHMENT|{os.path.abspath(waves[i])}]]\n" if waves[i] != "-" else "")
+        + (f"Slurm task {slurm} {state} on {host or 'no node'}\n" if slurm else ""))
 suite.set("tests", str(n))
 suite.set("failures", str(fails))
 suite.set("errors", str(errors))
