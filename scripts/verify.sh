@@ -292,7 +292,7 @@ failed=0 total_cycles=0
 farm_col() {
   [ "$farm" = slurm ] || return 0
   printf '  %s' "$(cat "$tmp/$1.id")"
-  farm_ran "$1" || printf ' %s' "$(cat "$tmp/$1.state")"
+  farm_ran "$1" || printf ' %s' "$(farm_state "$1")"
 }
 for ((i = 0; i < njobs; i++)); do
   name=${job_name[$i]} wave=${job_wave[$i]} rc=$(cat "$tmp/$i.rc" 2>/dev/null || echo -)
@@ -317,8 +317,8 @@ for ((i = 0; i < njobs; i++)); do
       if farm_ran "$i"; then
         echo "verify: $name exited $rc without a PASS/FAIL line (Slurm task $(cat "$tmp/$i.id")):" >&2
       else
-        echo "verify: $name: Slurm task $(cat "$tmp/$i.id") $(cat "$tmp/$i.state")" \
-          "(node $(cat "$tmp/$i.host" 2>/dev/null || echo none)), no result:" >&2
+        host=$(cat "$tmp/$i.host" 2>/dev/null)
+        echo "verify: $name: Slurm task $(cat "$tmp/$i.id") $(farm_state "$i")${host:+ on node $host}, no result:" >&2
         tail -n 2 "$tmp/slurm-$i.log" 2>/dev/null >&2
       fi
     else

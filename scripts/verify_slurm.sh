@@ -103,6 +103,14 @@ farm_ran() {
   [[ "$s" == COMPLETED || "$s" == FAILED ]] && [ -f "$tmp/$1.rc" ]
 }
 
+# farm_state I: task I's final Slurm state, and "(never started)" when it never ran on a node.
+farm_state() {
+  local s
+  s=$(cat "$tmp/$1.state")
+  [ -f "$tmp/$1.host" ] || [ "$s" = NOT_STARTED ] || s+=" (never started)"
+  echo "$s"
+}
+
 # farm_failed I: task I is a failure so far (for the progress line).
 farm_failed() {
   farm_ran "$1" || return 0
@@ -152,7 +160,7 @@ farm_wait() {
             printf 'verify: %-22s %s (%ss, slurm %s)\n' "${job_name[$i]}" "$(result_line "$i" || true)" \
               "$(cat "$tmp/$i.secs")" "${job}_$i"
           else
-            printf 'verify: %-22s Slurm task %s %s\n' "${job_name[$i]}" "${job}_$i" "$s"
+            printf 'verify: %-22s Slurm task %s %s\n' "${job_name[$i]}" "${job}_$i" "$(farm_state "$i")"
           fi
         fi
       fi
