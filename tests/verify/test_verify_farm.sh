@@ -8,7 +8,8 @@
 #   - stand-ins: a failing seed's reproducing command is printed exactly as locally; a task
 #     cancelled mid-run (scancel of one array task) is an ERROR row with its state CANCELLED,
 #     an <error> in the XML, exit 1; Ctrl-C on verify.sh cancels the array, leaving no task;
-#   - pinet-mpi at np 4 through sbatch + mpirun prints what `pinet shuffle run --pes 4` prints;
+#   - pinet-mpi at np 4 through sbatch + mpirun prints what `pinet shuffle run --pes 4` prints,
+#     and at np 2 under srun --mpi=pmix what --pes 2 prints;
 #   - every daemon started (munged, slurmctld, slurmd) is stopped by its pid at the end, pass or
 #     fail, and none is left.
 # Missing Slurm or munge binaries are a failure (bash scripts/deps.sh installs them), not a skip.
@@ -188,7 +189,7 @@ for bad in "--farm lsf" "--partition debug" "--farm slurm -j 0"; do
   fi
 done
 
-# 4. pinet-mpi at np 4 through the cluster: sbatch of mpirun, against pinet shuffle run --pes 4
+# 4. pinet-mpi through the cluster: sbatch of mpirun at np 4, against pinet shuffle run --pes 4
 python3 -c "
 import random; r = random.Random(4)
 print('\n'.join(' '.join(repr(r.uniform(-1, 1) * 2.0 ** r.randrange(-20, 20)) for _ in range(3)) for _ in range(4)))
@@ -200,3 +201,11 @@ timeout 120 sbatch --wait --ntasks=1 --chdir="$work" --output="$work/mpi.json" -
   fail "sbatch mpirun pinet-mpi: $(head -c 300 "$work/mpi.err")"
 cmp -s "$work/want.json" "$work/mpi.json" ||
   fail "pinet-mpi on Slurm at np 4 differs from pinet shuffle run --pes 4: $(head -c 200 "$work/mpi.json")"
+# ... and srun through Slurm's PMIx plugin, np 2
+args=(shuffle run --op allgather --words 6 --type f64 --input "$work/allgather2.txt" --json)
+head -n 2 "$work/allgather.txt" >"$work/allgather2.txt"
+"$build/bin/pinet" "${args[@]}" --pes 2 >"$work/want2.json" || fail "pinet shuffle run --pes 2 failed"
+timeout 120 srun --ntasks=2 --mpi=pmix "$build/bin/pinet-mpi" "${args[@]}" >"$work/srun.json" \
+  2>"$work/srun.err" || fail "srun --mpi=pmix pinet-mpi: $(head -c 300 "$work/srun.err")"
+cmp -s "$work/want2.json" "$work/srun.json" ||
+  fail "pinet-mpi under srun at np 2 differs from pinet shuffle run --pes 2: $(head -c 200 "$work/srun.json")"
