@@ -10,7 +10,8 @@
 # directory: both must be on a filesystem the nodes share, at the same path.
 # No accounting store is assumed (sacct): the states come from `scontrol show job` while
 # slurmctld keeps the tasks (MinJobAge, 300 s by default) and from the task's own files.
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154
+# (SC2154: tmp, njobs, jobs, job_*, coverage, root, partition, ... are verify.sh's)
 
 # farm_check: the Slurm clients are there (else usage error, exit 2).
 farm_check() {
@@ -125,7 +126,7 @@ farm_wait() {
   local job=$1 quiet=$2 i s n_pend n_run n_done n_fail grace=0
   shift 2
   local -a ids=("$@")
-  local -A state=() finished=()
+  local -A state=() finished=() failed=()
   local t0=$SECONDS next_tick=$((SECONDS + ${PINET_VERIFY_TICK:-60}))
   while :; do
     state=()
@@ -155,6 +156,7 @@ farm_wait() {
         [ -f "$tmp/$i.out" ] || : >"$tmp/$i.out"
         [ -f "$tmp/$i.secs" ] || echo 0.0 >"$tmp/$i.secs"
         finished[$i]=1
+        farm_failed "$i" && failed[$i]=1
         if [ "$quiet" -eq 0 ]; then
           if farm_ran "$i"; then
             printf 'verify: %-22s %s (%ss, slurm %s)\n' "${job_name[$i]}" "$(result_line "$i" || true)" \
@@ -165,7 +167,7 @@ farm_wait() {
         fi
       fi
       n_done=$((n_done + 1))
-      farm_failed "$i" && n_fail=$((n_fail + 1))
+      [ -n "${failed[$i]:-}" ] && n_fail=$((n_fail + 1))
     done
     [ $n_done -eq ${#ids[@]} ] && return 0
     if [ "$quiet" -eq 0 ] && [ $SECONDS -ge $next_tick ]; then

@@ -55,7 +55,7 @@ start() {
   munged --force --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
     --pid-file="$dir/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge/seed" ||
     { echo "slurm_cluster: munged did not start: $(tail -n 3 "$dir/log/munged.log")" >&2; exit 1; }
-  local ports ctld_port slurmd_port
+  local ctld_port slurmd_port
   read -r ctld_port slurmd_port <<<"$(free_ports 2)"
   cat >"$dir/slurm.conf" <<CONF
 ClusterName=pinet-test-$$

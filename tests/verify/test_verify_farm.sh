@@ -97,7 +97,8 @@ done
 hold=$work/hold_cosim.sh
 cat >"$hold" <<'HOLD'
 #!/usr/bin/env bash
-# a stand-in cosim that waits while HOLD_FILE exists (30 s at most), then passes
+# a stand-in cosim that waits while HOLD_FILE exists (30 s at most), then passes, and writes
+# one coverage point to PINET_COVERAGE_FILE if set (as a cosim built with coverage does)
 seed=1 wave="" hold=""
 while [ $# -gt 0 ]; do
   case "$1" in --seed) seed=$2; shift ;; --wave) wave=$2; shift ;; --hold) hold=$2; shift ;; esac
@@ -106,6 +107,8 @@ done
 touch "$hold.started.$seed"
 for ((k = 0; k < 300; k++)); do [ -e "$hold" ] || break; sleep 0.1; done
 [ -n "$wave" ] && echo "fake wave" >"$wave"
+[ -n "${PINET_COVERAGE_FILE:-}" ] &&
+  printf "# SystemC::Coverage-3\nC '\001f\002cosim/hold.cpp\001l\00210\001n\0023\001page\002v_line/hold_top\001o\002block\001S\00210\001h\002TOP.hold_top' 1\n" >"$PINET_COVERAGE_FILE"
 echo "PASS hold matched 10 cycles seed $seed"
 HOLD
 chmod +x "$hold"
@@ -157,6 +160,16 @@ want=$(grep '^verify: re-running beta alone: ' "$work/beta_local.txt")
 got=$(grep '^verify: re-running beta alone: ' "$work/fake.txt")
 [ -n "$want" ] && [ "$want" = "$got" ] || fail "the reproducing command: local '$want', Slurm '$got'"
 grep -q '^verify: alone: FAIL beta cycle 7' "$work/fake.txt" || fail "beta's re-run alone did not fail again"
+
+# --coverage: each task writes its run's coverage file, merged as locally
+verify --build "$work/fake" --farm slurm --coverage --seeds 2 --only '^hold$' \
+  --waves "$work/wcov" >"$work/cov.txt" 2>&1 || fail "--coverage on Slurm: exit $?: $(tail -5 "$work/cov.txt")"
+for s in 1 2; do
+  [ -s "$work/wcov/coverage/hold_s$s.dat" ] || fail "--coverage on Slurm: no hold_s$s.dat"
+  grep -qE "^hold_s$s +100.00% \(1/1\)" "$work/wcov/summary.txt" || fail "--coverage on Slurm: no hold_s$s row"
+done
+grep -qE '^hold_top +100.00% \(1/1\) .*harness' "$work/wcov/summary.txt" ||
+  fail "--coverage on Slurm: no merged module row: $(tail -5 "$work/cov.txt")"
 
 # 3. Ctrl-C: the array is cancelled, no task left
 touch "$work/hold"
