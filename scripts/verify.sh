@@ -288,7 +288,9 @@ summary=$waves/summary.txt
 rows=() failed_jobs=()
 failed=0 total_cycles=0
 # farm_col I: on Slurm, the task's job_task id after each row (and its state if it did not run
-# to its end); nothing locally.
+# to its end), the save file column padded before it; nothing locally.
+save_fmt=%s
+[ "$farm" = slurm ] && save_fmt=%-24s
 farm_col() {
   [ "$farm" = slurm ] || return 0
   printf '  %s' "$(cat "$tmp/$1.id")"
@@ -302,18 +304,18 @@ for ((i = 0; i < njobs; i++)); do
   if [[ "$last" =~ ^PASS\ ([^ ]+)\ matched\ ([0-9]+)\ cycles\ seed\ ([0-9]+)$ ]] && [ "$rc" = 0 ]; then
     block=${BASH_REMATCH[1]} cycles=${BASH_REMATCH[2]} s=${BASH_REMATCH[3]}
     total_cycles=$((total_cycles + cycles))
-    rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s' "$name" "$block" "$cycles" 0 "$s" PASS "$wave" "$(save_file_for "$name" "$block")")$(farm_col "$i")")
+    rows+=("$(printf "%-22s %-16s %12s %10s %8s  %-8s %-34s $save_fmt" "$name" "$block" "$cycles" 0 "$s" PASS "$wave" "$(save_file_for "$name" "$block")")$(farm_col "$i")")
     echo "PASS|$block|$s|$cycles" >"$tmp/$i.verdict"
   elif [[ "$last" =~ ^FAIL\ ([^ ]+)\ cycle\ ([0-9]+)\ .*seed\ ([0-9]+)$ ]]; then
     block=${BASH_REMATCH[1]} s=${BASH_REMATCH[3]}
     failed=$((failed + 1)) failed_jobs+=("$i")
-    rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s' "$name" "$block" "${BASH_REMATCH[2]}" 1 "$s" FAIL "$wave" "$(save_file_for "$name" "$block")")$(farm_col "$i")")
+    rows+=("$(printf "%-22s %-16s %12s %10s %8s  %-8s %-34s $save_fmt" "$name" "$block" "${BASH_REMATCH[2]}" 1 "$s" FAIL "$wave" "$(save_file_for "$name" "$block")")$(farm_col "$i")")
     echo "$last"
     echo "FAIL|$block|$s|${BASH_REMATCH[2]}" >"$tmp/$i.verdict"
   else
     failed=$((failed + 1)) failed_jobs+=("$i")
     if [ "$farm" = slurm ]; then
-      rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s' "$name" "?" "-" "-" "${job_seed[$i]:--}" "ERROR" "$wave" -)$(farm_col "$i")")
+      rows+=("$(printf "%-22s %-16s %12s %10s %8s  %-8s %-34s $save_fmt" "$name" "?" "-" "-" "${job_seed[$i]:--}" "ERROR" "$wave" -)$(farm_col "$i")")
       if farm_ran "$i"; then
         echo "verify: $name exited $rc without a PASS/FAIL line (Slurm task $(cat "$tmp/$i.id")):" >&2
       else
@@ -346,8 +348,8 @@ done
   echo
   echo "RTL verification summary ($(date -u +%Y-%m-%dT%H:%M:%SZ))"
   if [ "$farm" = slurm ]; then
-    printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s  %s\n' run block cycles mismatches seed result \
-      wave 'save file' 'slurm task'
+    printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %-24s  %s\n' run block cycles mismatches seed \
+      result wave 'save file' 'slurm task'
   else
     printf '%-22s %-16s %12s %10s %8s  %-8s %-34s %s\n' run block cycles mismatches seed result wave \
       'save file'

@@ -66,14 +66,15 @@ farm_submit() {
   farm_jobs+=("$farm_job")
 }
 
-# farm_states JOB: "task state" per array task slurmctld still knows (ranges of pending tasks,
-# "2-7%2" or "3,5", expanded).
+# farm_states JOB: "task state reason" per array task slurmctld still knows (ranges of pending
+# tasks, "2-7%2" or "3,5", expanded).
 farm_states() {
   scontrol -o show job "$1" 2>/dev/null | awk '
-    { t = ""; s = ""
+    { t = ""; s = ""; why = "None"
       for (k = 1; k <= NF; k++) {
         if ($k ~ /^ArrayTaskId=/) t = substr($k, 13)
         else if ($k ~ /^JobState=/) s = substr($k, 10)
+        else if ($k ~ /^Reason=/) why = substr($k, 8)
       }
       if (t == "" || s == "") next
       sub(/%.*/, "", t)
@@ -81,8 +82,8 @@ farm_states() {
       for (p = 1; p <= n; p++) {
         step = 1
         if (split(part[p], st, ":") == 2) { part[p] = st[1]; step = st[2] }
-        if (split(part[p], r, "-") == 2) { for (x = r[1] + 0; x <= r[2] + 0; x += step) print x, s }
-        else print part[p], s
+        if (split(part[p], r, "-") == 2) { for (x = r[1] + 0; x <= r[2] + 0; x += step) print x, s, why }
+        else print part[p], s, why
       }
     }'
 }
@@ -104,11 +105,16 @@ farm_ran() {
   [[ "$s" == COMPLETED || "$s" == FAILED ]] && [ -f "$tmp/$1.rc" ]
 }
 
-# farm_state I: task I's final Slurm state, and "(never started)" when it never ran on a node.
+# farm_state I: task I's final Slurm state, and "(never started)" when it never ran on a node
+# (or, when Slurm says it ended, that its files are missing here).
 farm_state() {
   local s
   s=$(cat "$tmp/$1.state")
-  [ -f "$tmp/$1.host" ] || [ "$s" = NOT_STARTED ] || s+=" (never started)"
+  if [[ "$s" == COMPLETED || "$s" == FAILED ]] && [ ! -f "$tmp/$1.rc" ]; then
+    s+=" (its files are not in $tmp: do the nodes share this directory?)"
+  elif [ ! -f "$tmp/$1.host" ] && [ "$s" != NOT_STARTED ]; then
+    s+=" (never started)"
+  fi
   echo "$s"
 }
 
@@ -126,11 +132,15 @@ farm_wait() {
   local job=$1 quiet=$2 i s n_pend n_run n_done n_fail grace=0
   shift 2
   local -a ids=("$@")
-  local -A state=() finished=() failed=()
+  local -A state=() finished=() failed=() reason=()
   local t0=$SECONDS next_tick=$((SECONDS + ${PINET_VERIFY_TICK:-60}))
   while :; do
-    state=()
-    while read -r i s; do state[$i]=$s; done < <(farm_states "$job")
+    state=() reason=()
+    while read -r i s r; do
+      state[$i]=$s
+      # why tasks wait, beyond the ordinary (their turn, the array's throttle, free CPUs)
+      [ "$s" = PENDING ] && [[ ! "$r" =~ ^(None|Priority|Resources|JobArrayTaskLimit)$ ]] && reason[$r]=1
+    done < <(farm_states "$job")
     n_pend=0 n_run=0 n_done=0 n_fail=0
     for i in "${ids[@]}"; do
       if [ -z "${finished[$i]:-}" ]; then
@@ -173,6 +183,7 @@ farm_wait() {
     if [ "$quiet" -eq 0 ] && [ $SECONDS -ge $next_tick ]; then
       local line k p
       line="verify: $(( (SECONDS - t0) / 60 )) min: $n_done of ${#ids[@]} runs done, $n_run running, $n_pend pending, $n_fail failed so far"
+      [ ${#reason[@]} -gt 0 ] && line+="; pending because: $(IFS=,; echo "${!reason[*]}")"
       for k in "${ids[@]}"; do
         [ "${state[$k]:-}" = RUNNING ] && [ -z "${finished[$k]:-}" ] && [ "${job_kind[$k]}" != default ] || continue
         p=$(grep -a -o '[0-9]*% ([0-9]* of [0-9]* cycles[^)]*)' "$tmp/$k.out" 2>/dev/null | tail -n 1)
