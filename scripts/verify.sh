@@ -76,7 +76,7 @@ case "$farm" in
          [ -n "$jobs" ] || jobs=$(nproc 2>/dev/null || echo 1) ;;
   slurm) # shellcheck source=scripts/verify_slurm.sh
          source "$root/scripts/verify_slurm.sh"
-         farm_check
+         slurm_check
          [ -n "$jobs" ] || jobs=32 ;;
   *) usage "--farm must be local or slurm (got '$farm')" ;;
 esac
@@ -192,8 +192,8 @@ njobs=${#job_name[@]}
 # nodes share.
 if [ "$farm" = slurm ]; then
   tmp=$(mktemp -d "$(cd "$waves" && pwd)/.verify-slurm.XXXXXX")
-  trap 'farm_cancel; exit 130' INT
-  trap 'farm_cancel; exit 143' TERM
+  trap 'slurm_cancel; exit 130' INT
+  trap 'slurm_cancel; exit 143' TERM
 else
   tmp=$(mktemp -d)
 fi
@@ -240,8 +240,22 @@ report_job() {
     "$(cat "$tmp/$i.secs")"
 }
 
+# The runner interface: a backend B (--farm B: local, here; slurm, scripts/verify_slurm.sh) has
+#   B_run      runs every job, leaving $tmp/I.out, $tmp/I.rc and $tmp/I.secs per job I and
+#              printing each job's line as it ends
+#   B_rerun I  runs job I once more, alone, into the same files
+#   B_ran I    job I ran to its end: its output is the cosim's verdict (else an ERROR row)
+#   B_col I    what follows job I's summary row
+#   B_why I    the line saying why job I did not run to its end
+# The job list, the parsing, the summary, the JUnit XML and the coverage merge are the rest
+# of this script, shared.
+
 # The local backend: runs with at most $jobs at a time on this machine; reports each as it
-# ends. (The Slurm backend, farm_run, is in scripts/verify_slurm.sh.)
+# ends.
+local_rerun() { run_job "$1"; }
+local_ran() { :; }
+local_col() { :; }
+local_why() { :; }
 local_run() {
   if [ "$jobs" -gt 1 ] && [ $njobs -gt 1 ]; then
     echo "verify: $njobs runs, $jobs at a time"
@@ -282,50 +296,41 @@ local_run() {
   [ -n "$ticker" ] && { kill "$ticker" 2>/dev/null; wait "$ticker" 2>/dev/null; }
 }
 
-if [ "$farm" = slurm ]; then farm_run; else local_run; fi
+"${farm}_run"
 
 summary=$waves/summary.txt
 rows=() failed_jobs=()
 failed=0 total_cycles=0
-# farm_col I: on Slurm, the task's job_task id after each row (and its state if it did not run
-# to its end), the save file column padded before it; nothing locally.
+# On Slurm the save file column is padded: the task's id follows it (slurm_col).
 save_fmt=%s
 [ "$farm" = slurm ] && save_fmt=%-24s
-farm_col() {
-  [ "$farm" = slurm ] || return 0
-  printf '  %s' "$(cat "$tmp/$1.id")"
-  farm_ran "$1" || printf ' %s' "$(farm_state "$1")"
-}
 for ((i = 0; i < njobs; i++)); do
   name=${job_name[$i]} wave=${job_wave[$i]} rc=$(cat "$tmp/$i.rc" 2>/dev/null || echo -)
   last=$(result_line "$i")
   # On Slurm, a task cancelled, timed out, killed or never started is an error, whatever it printed.
-  [ "$farm" = slurm ] && ! farm_ran "$i" && last=""
+  "${farm}_ran" "$i" || last=""
   if [[ "$last" =~ ^PASS\ ([^ ]+)\ matched\ ([0-9]+)\ cycles\ seed\ ([0-9]+)$ ]] && [ "$rc" = 0 ]; then
     block=${BASH_REMATCH[1]} cycles=${BASH_REMATCH[2]} s=${BASH_REMATCH[3]}
     total_cycles=$((total_cycles + cycles))
-    rows+=("$(printf "%-22s %-16s %12s %10s %8s  %-8s %-34s $save_fmt" "$name" "$block" "$cycles" 0 "$s" PASS "$wave" "$(save_file_for "$name" "$block")")$(farm_col "$i")")
+    rows+=("$(printf "%-22s %-16s %12s %10s %8s  %-8s %-34s $save_fmt" "$name" "$block" "$cycles" 0 "$s" PASS "$wave" "$(save_file_for "$name" "$block")")$("${farm}_col" "$i")")
     echo "PASS|$block|$s|$cycles" >"$tmp/$i.verdict"
   elif [[ "$last" =~ ^FAIL\ ([^ ]+)\ cycle\ ([0-9]+)\ .*seed\ ([0-9]+)$ ]]; then
     block=${BASH_REMATCH[1]} s=${BASH_REMATCH[3]}
     failed=$((failed + 1)) failed_jobs+=("$i")
-    rows+=("$(printf "%-22s %-16s %12s %10s %8s  %-8s %-34s $save_fmt" "$name" "$block" "${BASH_REMATCH[2]}" 1 "$s" FAIL "$wave" "$(save_file_for "$name" "$block")")$(farm_col "$i")")
+    rows+=("$(printf "%-22s %-16s %12s %10s %8s  %-8s %-34s $save_fmt" "$name" "$block" "${BASH_REMATCH[2]}" 1 "$s" FAIL "$wave" "$(save_file_for "$name" "$block")")$("${farm}_col" "$i")")
     echo "$last"
     echo "FAIL|$block|$s|${BASH_REMATCH[2]}" >"$tmp/$i.verdict"
   else
     failed=$((failed + 1)) failed_jobs+=("$i")
     if [ "$farm" = slurm ]; then
-      rows+=("$(printf "%-22s %-16s %12s %10s %8s  %-8s %-34s $save_fmt" "$name" "?" "-" "-" "${job_seed[$i]:--}" "ERROR" "$wave" -)$(farm_col "$i")")
-      if farm_ran "$i"; then
-        echo "verify: $name exited $rc without a PASS/FAIL line (Slurm task $(cat "$tmp/$i.id")):" >&2
-      else
-        host=$(cat "$tmp/$i.host" 2>/dev/null)
-        echo "verify: $name: Slurm task $(cat "$tmp/$i.id") $(farm_state "$i")${host:+ on node $host}, no result:" >&2
-        tail -n 2 "$tmp/slurm-$i.log" 2>/dev/null >&2
-      fi
+      rows+=("$(printf "%-22s %-16s %12s %10s %8s  %-8s %-34s $save_fmt" "$name" "?" "-" "-" "${job_seed[$i]:--}" "ERROR" "$wave" -)$("${farm}_col" "$i")")
     else
       rows+=("$(printf '%-22s %-16s %12s %10s %8s  %-8s %s' "$name" "?" "-" "-" "${job_seed[$i]:--}" "ERROR" "$wave")")
+    fi
+    if "${farm}_ran" "$i"; then
       echo "verify: $name exited $rc without a PASS/FAIL line:" >&2
+    else
+      "${farm}_why" "$i" >&2
     fi
     tail -n 5 "$tmp/$i.out" >&2
     echo "ERROR|?|${job_seed[$i]:--}|-" >"$tmp/$i.verdict"
@@ -339,7 +344,7 @@ for i in "${failed_jobs[@]}"; do
   echo "verify: re-running ${job_name[$i]} alone: ${cmd[*]}"
   rm -f "$tmp/$i.secs"
   cp "$tmp/$i.out" "$tmp/$i.first.out"
-  if [ "$farm" = slurm ]; then farm_rerun "$i"; else run_job "$i"; fi
+  "${farm}_rerun" "$i"
   echo "verify: alone: $(result_line "$i" || echo "no PASS/FAIL line, exit $(cat "$tmp/$i.rc")")"
   cp "$tmp/$i.first.out" "$tmp/$i.out"
 done

@@ -1,9 +1,10 @@
 # verify_slurm.sh - verify.sh's Slurm backend (sourced by scripts/verify.sh with --farm slurm).
-# The runner interface both backends follow: job I (0 .. njobs-1, built by verify.sh with
+# It implements verify.sh's runner interface (slurm_run, slurm_rerun, slurm_ran, slurm_col,
+# slurm_why; see "The runner interface" there): job I (0 .. njobs-1, built by verify.sh with
 # job_argv) leaves $tmp/I.out (its output), $tmp/I.rc (its exit status) and $tmp/I.secs; the
-# job list, the result parsing, the summary, the JUnit XML, the re-run and the coverage merge
-# stay in verify.sh. This backend adds $tmp/I.id (the Slurm job_task id), $tmp/I.state (the
-# task's final Slurm state) and $tmp/I.host (the node it ran on).
+# job list, the result parsing, the summary, the JUnit XML and the coverage merge stay in
+# verify.sh. This backend adds $tmp/I.id (the Slurm job_task id), $tmp/I.state (the task's
+# final Slurm state) and $tmp/I.host (the node it ran on).
 #
 # One array task per job: sbatch --array=0-(njobs-1)%K of $tmp/task.sh, which runs the command
 # of $tmp/<task id>.cmd. $tmp is in the waves directory and the commands name the build
@@ -13,8 +14,8 @@
 # shellcheck shell=bash disable=SC2154
 # (SC2154: tmp, njobs, jobs, job_*, coverage, root, partition, ... are verify.sh's)
 
-# farm_check: the Slurm clients are there (else usage error, exit 2).
-farm_check() {
+# slurm_check: the Slurm clients are there (else usage error, exit 2).
+slurm_check() {
   local b
   for b in sbatch scontrol scancel; do
     command -v "$b" >/dev/null ||
@@ -22,10 +23,10 @@ farm_check() {
   done
 }
 
-farm_jobs=()   # the Slurm jobs submitted, cancelled on Ctrl-C
+slurm_jobs=()   # the Slurm jobs submitted, cancelled on Ctrl-C
 
-# farm_prepare: the task script, and each job's command (with its coverage file).
-farm_prepare() {
+# slurm_prepare: the task script, and each job's command (with its coverage file).
+slurm_prepare() {
   local i cmd
   cat >"$tmp/task.sh" <<TASK
 #!/usr/bin/env bash
@@ -51,8 +52,8 @@ TASK
   done
 }
 
-# farm_submit ARRAY: submits the tasks ARRAY (sbatch --array syntax); sets farm_job.
-farm_submit() {
+# slurm_submit ARRAY: submits the tasks ARRAY (sbatch --array syntax); sets slurm_job.
+slurm_submit() {
   local out extra=()
   # shellcheck disable=SC2206
   [ -n "$sbatch_args" ] && extra=($sbatch_args)
@@ -62,13 +63,13 @@ farm_submit() {
     echo "verify: sbatch failed: $out" >&2
     exit 3
   fi
-  farm_job=${out%%;*}
-  farm_jobs+=("$farm_job")
+  slurm_job=${out%%;*}
+  slurm_jobs+=("$slurm_job")
 }
 
-# farm_states JOB: "task state reason" per array task slurmctld still knows (ranges of pending
+# slurm_states JOB: "task state reason" per array task slurmctld still knows (ranges of pending
 # tasks, "2-7%2" or "3,5", expanded).
-farm_states() {
+slurm_states() {
   scontrol -o show job "$1" 2>/dev/null | awk '
     { t = ""; s = ""; why = "None"
       for (k = 1; k <= NF; k++) {
@@ -88,26 +89,26 @@ farm_states() {
     }'
 }
 
-# farm_finished STATE: Slurm is done with a task in that state.
-farm_finished() {
+# slurm_finished STATE: Slurm is done with a task in that state.
+slurm_finished() {
   case "$1" in
     PENDING|RUNNING|COMPLETING|CONFIGURING|SUSPENDED|REQUEUED|REQUEUE_FED|REQUEUE_HOLD|RESIZING|SIGNALING|STAGE_OUT|STOPPED) return 1 ;;
   esac
   return 0
 }
 
-# farm_ran I: task I ran to its end (its result is the cosim's): Slurm says COMPLETED or
+# slurm_ran I: task I ran to its end (its result is the cosim's): Slurm says COMPLETED or
 # FAILED (the cosim's non-zero exit) and the task wrote its exit status. Anything else
 # (CANCELLED, TIMEOUT, NODE_FAIL, OUT_OF_MEMORY, never started, ...) is an error row.
-farm_ran() {
+slurm_ran() {
   local s
   s=$(cat "$tmp/$1.state" 2>/dev/null)
   [[ "$s" == COMPLETED || "$s" == FAILED ]] && [ -f "$tmp/$1.rc" ]
 }
 
-# farm_state I: task I's final Slurm state, and "(never started)" when it never ran on a node
+# slurm_state I: task I's final Slurm state, and "(never started)" when it never ran on a node
 # (or, when Slurm says it ended, that its files are missing here).
-farm_state() {
+slurm_state() {
   local s
   s=$(cat "$tmp/$1.state")
   if [[ "$s" == COMPLETED || "$s" == FAILED ]] && [ ! -f "$tmp/$1.rc" ]; then
@@ -118,17 +119,33 @@ farm_state() {
   echo "$s"
 }
 
-# farm_failed I: task I is a failure so far (for the progress line).
-farm_failed() {
-  farm_ran "$1" || return 0
+# slurm_col I: after task I's summary row: its job_task id, and its state if it did not run to
+# its end.
+slurm_col() {
+  printf '  %s' "$(cat "$tmp/$1.id")"
+  slurm_ran "$1" || printf ' %s' "$(slurm_state "$1")"
+}
+
+# slurm_why I: why task I did not run to its end: its id, state and node, and the last lines
+# Slurm's own log of it has (the task's output follows).
+slurm_why() {
+  local host
+  host=$(cat "$tmp/$1.host" 2>/dev/null)
+  echo "verify: ${job_name[$1]}: Slurm task $(cat "$tmp/$1.id") $(slurm_state "$1")${host:+ on node $host}, no result:"
+  tail -n 2 "$tmp/slurm-$1.log" 2>/dev/null
+}
+
+# slurm_failed I: task I is a failure so far (for the progress line).
+slurm_failed() {
+  slurm_ran "$1" || return 0
   [ "$(cat "$tmp/$1.rc")" -eq 0 ] && result_line "$1" | grep -q '^PASS ' && return 1
   return 0
 }
 
-# farm_wait JOB QUIET I...: waits until Slurm is done with the tasks I... of JOB, writing each
+# slurm_wait JOB QUIET I...: waits until Slurm is done with the tasks I... of JOB, writing each
 # one's I.state and I.id as it ends (and, unless QUIET, its line, as the local pool does), and a
 # progress line every PINET_VERIFY_TICK seconds (default 60): pending, running, done, failed.
-farm_wait() {
+slurm_wait() {
   local job=$1 quiet=$2 i s n_pend n_run n_done n_fail grace=0
   shift 2
   local -a ids=("$@")
@@ -140,12 +157,12 @@ farm_wait() {
       state[$i]=$s
       # why tasks wait, beyond the ordinary (their turn, the array's throttle, free CPUs)
       [ "$s" = PENDING ] && [[ ! "$r" =~ ^(None|Priority|Resources|JobArrayTaskLimit)$ ]] && reason[$r]=1
-    done < <(farm_states "$job")
+    done < <(slurm_states "$job")
     n_pend=0 n_run=0 n_done=0 n_fail=0
     for i in "${ids[@]}"; do
       if [ -z "${finished[$i]:-}" ]; then
         s=${state[$i]:-}
-        if [ -n "$s" ] && ! farm_finished "$s"; then
+        if [ -n "$s" ] && ! slurm_finished "$s"; then
           [ "$s" = PENDING ] && n_pend=$((n_pend + 1)) || n_run=$((n_run + 1))
           continue
         fi
@@ -166,13 +183,13 @@ farm_wait() {
         [ -f "$tmp/$i.out" ] || : >"$tmp/$i.out"
         [ -f "$tmp/$i.secs" ] || echo 0.0 >"$tmp/$i.secs"
         finished[$i]=1
-        farm_failed "$i" && failed[$i]=1
+        slurm_failed "$i" && failed[$i]=1
         if [ "$quiet" -eq 0 ]; then
-          if farm_ran "$i"; then
+          if slurm_ran "$i"; then
             printf 'verify: %-22s %s (%ss, slurm %s)\n' "${job_name[$i]}" "$(result_line "$i" || true)" \
               "$(cat "$tmp/$i.secs")" "${job}_$i"
           else
-            printf 'verify: %-22s Slurm task %s %s\n' "${job_name[$i]}" "${job}_$i" "$(farm_state "$i")"
+            printf 'verify: %-22s Slurm task %s %s\n' "${job_name[$i]}" "${job}_$i" "$(slurm_state "$i")"
           fi
         fi
       fi
@@ -196,36 +213,36 @@ farm_wait() {
   done
 }
 
-# farm_run: every job, one array task each, at most $jobs at a time.
-farm_run() {
-  farm_prepare
-  farm_submit "0-$((njobs - 1))%$jobs"
-  echo "verify: $njobs runs on Slurm: job $farm_job (array 0-$((njobs - 1)), $jobs at a time${partition:+, partition $partition})"
+# slurm_run: every job, one array task each, at most $jobs at a time.
+slurm_run() {
+  slurm_prepare
+  slurm_submit "0-$((njobs - 1))%$jobs"
+  echo "verify: $njobs runs on Slurm: job $slurm_job (array 0-$((njobs - 1)), $jobs at a time${partition:+, partition $partition})"
   local ids=()
   for ((i = 0; i < njobs; i++)); do ids+=("$i"); done
-  farm_wait "$farm_job" 0 "${ids[@]}"
+  slurm_wait "$slurm_job" 0 "${ids[@]}"
 }
 
-# farm_rerun I: job I once more, alone (a one-task array of the same index), into I.out, I.rc
+# slurm_rerun I: job I once more, alone (a one-task array of the same index), into I.out, I.rc
 # and I.secs (its first task's id, state and node are kept: the summary's row is the first run's).
-farm_rerun() {
+slurm_rerun() {
   local i=$1 f
   for f in id state host; do [ -f "$tmp/$i.$f" ] && cp "$tmp/$i.$f" "$tmp/$i.first.$f"; done
   rm -f "$tmp/$i.rc" "$tmp/$i.secs" "$tmp/$i.host"
-  farm_submit "$i"
-  farm_wait "$farm_job" 1 "$i"
-  farm_ran "$i" || echo "$(cat "$tmp/$i.rc" 2>/dev/null || echo -) (Slurm task ${farm_job}_$i $(cat "$tmp/$i.state"))" >"$tmp/$i.rc"
+  slurm_submit "$i"
+  slurm_wait "$slurm_job" 1 "$i"
+  slurm_ran "$i" || echo "$(cat "$tmp/$i.rc" 2>/dev/null || echo -) (Slurm task ${slurm_job}_$i $(cat "$tmp/$i.state"))" >"$tmp/$i.rc"
   for f in id state host; do [ -f "$tmp/$i.first.$f" ] && mv "$tmp/$i.first.$f" "$tmp/$i.$f"; done
 }
 
-# farm_cancel: cancels every job submitted (Ctrl-C) and waits until Slurm has none of them.
-farm_cancel() {
-  [ ${#farm_jobs[@]} -gt 0 ] || return 0
-  scancel "${farm_jobs[@]}" 2>/dev/null
+# slurm_cancel: cancels every job submitted (Ctrl-C) and waits until Slurm has none of them.
+slurm_cancel() {
+  [ ${#slurm_jobs[@]} -gt 0 ] || return 0
+  scancel "${slurm_jobs[@]}" 2>/dev/null
   local k
   for ((k = 0; k < 100; k++)); do
-    [ -z "$(squeue -h -j "$(IFS=,; echo "${farm_jobs[*]}")" -o %i 2>/dev/null)" ] && break
+    [ -z "$(squeue -h -j "$(IFS=,; echo "${slurm_jobs[*]}")" -o %i 2>/dev/null)" ] && break
     sleep 0.3
   done
-  echo "verify: interrupted: cancelled Slurm job(s) ${farm_jobs[*]}" >&2
+  echo "verify: interrupted: cancelled Slurm job(s) ${slurm_jobs[*]}" >&2
 }
