@@ -174,9 +174,12 @@ grep -qE '^hold_top +100.00% \(1/1\) .*harness' "$work/wcov/summary.txt" ||
 # 3. Ctrl-C: the array is cancelled, no task left
 touch "$work/hold"
 rm -f "$work"/hold.started.*
-set -m     # verify.sh in a process group of its own, as a terminal's foreground job
-(exec bash "$src/scripts/verify.sh" --no-deps --no-build --build "$work/fake" --farm slurm \
-  --seeds 2 --only '^hold$' --waves "$work/wint" >"$work/int.txt" 2>&1) &
+# verify.sh as a terminal's foreground job: a process group of its own (set -m), SIGINT not
+# ignored (a background job of a script inherits it ignored, and bash cannot trap it then)
+set -m
+python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+  bash "$src/scripts/verify.sh" --no-deps --no-build --build "$work/fake" --farm slurm \
+  --seeds 2 --only '^hold$' --waves "$work/wint" >"$work/int.txt" 2>&1 &
 vpid=$!
 set +m
 for ((k = 0; k < 200; k++)); do [ -e "$work/hold.started.1" ] && break; sleep 0.1; done
