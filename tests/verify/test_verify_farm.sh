@@ -7,7 +7,10 @@
 #     locally, each row with its job_task id;
 #   - stand-ins: a failing seed's reproducing command is printed exactly as locally; a task
 #     cancelled mid-run (scancel of one array task) is an ERROR row with its state CANCELLED,
-#     an <error> in the XML, exit 1; Ctrl-C on verify.sh cancels the array, leaving no task;
+#     an <error> in the XML, exit 1, and one cancelled while pending "CANCELLED (never
+#     started)"; the minute line (PINET_VERIFY_TICK); --coverage's files written by the tasks
+#     and merged; --long's soak run with its progress; Ctrl-C on verify.sh cancels the array,
+#     leaving no task; bad option values exit 2;
 #   - pinet-mpi at np 4 through sbatch + mpirun prints what `pinet shuffle run --pes 4` prints,
 #     and at np 2 under srun --mpi=pmix what --pes 2 prints;
 #   - every daemon started (munged, slurmctld, slurmd) is stopped by its pid at the end, pass or
@@ -117,6 +120,7 @@ cat >"$work/fake/cosim_runs.list" <<LIST
 # block|executable|default arguments
 beta|$src/tests/verify/fake_cosim.sh|--name beta --fail-seed 2 --sleep 0.1|default
 hold|$hold|--hold $work/hold|default
+epsilon|$src/tests/verify/fake_cosim.sh|--name epsilon --sleep 2.5|soak
 LIST
 export FAKE_COSIM_LOG=$work/fake.log
 # (the same waves directory as on Slurm: the command line names the wave)
@@ -170,6 +174,13 @@ for s in 1 2; do
 done
 grep -qE '^hold_top +100.00% \(1/1\) .*harness' "$work/wcov/summary.txt" ||
   fail "--coverage on Slurm: no merged module row: $(tail -5 "$work/cov.txt")"
+
+# --long: the soak run (no wave, --progress) and its progress on the minute line
+PINET_VERIFY_TICK=1 verify --build "$work/fake" --farm slurm --long --only '^epsilon$' \
+  --waves "$work/wlong" >"$work/long.txt" 2>&1 || fail "--long on Slurm: exit $?: $(tail -5 "$work/long.txt")"
+grep -qE '^verify: 0 min: 0 of 1 runs done, 1 running, 0 pending, 0 failed so far; epsilon 50% \(5 of 10 cycles' \
+  "$work/long.txt" || fail "--long on Slurm: no progress of the soak run: $(grep ' min: ' "$work/long.txt")"
+grep -qE '^epsilon +epsilon .* PASS +- ' "$work/wlong/summary.txt" || fail "--long on Slurm: no soak row"
 
 # 3. Ctrl-C: the array is cancelled, no task left
 touch "$work/hold"
