@@ -17,7 +17,7 @@
 # slurm_check: the Slurm clients are there (else usage error, exit 2).
 slurm_check() {
   local b
-  for b in sbatch scontrol scancel; do
+  for b in sbatch scontrol scancel squeue; do
     command -v "$b" >/dev/null ||
       usage "--farm slurm: '$b' not found (install slurm-client: bash scripts/deps.sh)"
   done
@@ -33,7 +33,7 @@ slurm_prepare() {
 # One run x seed of a pinet verify.sh regression on a Slurm node: runs \$d/<task id>.cmd.
 d=$tmp
 i=\$SLURM_ARRAY_TASK_ID
-hostname >"\$d/\$i.host"
+echo "\${SLURMD_NODENAME:-\$HOSTNAME}" >"\$d/\$i.host"
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 start=\$EPOCHREALTIME rc=0
 bash "\$d/\$i.cmd" >"\$d/\$i.out" 2>&1 || rc=\$?
@@ -232,7 +232,11 @@ slurm_rerun() {
   slurm_submit "$i"
   slurm_wait "$slurm_job" 1 "$i"
   slurm_ran "$i" || echo "$(cat "$tmp/$i.rc" 2>/dev/null || echo -) (Slurm task ${slurm_job}_$i $(cat "$tmp/$i.state"))" >"$tmp/$i.rc"
-  for f in id state host; do [ -f "$tmp/$i.first.$f" ] && mv "$tmp/$i.first.$f" "$tmp/$i.$f"; done
+  for f in id state host; do
+    rm -f "$tmp/$i.$f"
+    [ -f "$tmp/$i.first.$f" ] && mv "$tmp/$i.first.$f" "$tmp/$i.$f"
+  done
+  return 0
 }
 
 # slurm_cancel: cancels every job submitted (Ctrl-C) and waits until Slurm has none of them.

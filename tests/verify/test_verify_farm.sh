@@ -95,6 +95,8 @@ done
 for s in 1 2 3 4; do
   [ -s "$work/wf/rta_switch_s$s.fst" ] || fail "on Slurm: no wave rta_switch_s$s.fst"
 done
+grep -q "Slurm task ${job}_0 COMPLETED on localhost" "$work/farm.xml" ||
+  fail "the Slurm run's JUnit: no 'Slurm task ${job}_0 COMPLETED on localhost' in <system-out>"
 
 # 2. stand-ins: a failing seed, and a run that holds until told (or 30 s) to be cancelled
 hold=$work/hold_cosim.sh
