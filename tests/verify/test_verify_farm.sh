@@ -122,7 +122,7 @@ cat >"$work/fake/cosim_runs.list" <<LIST
 # block|executable|default arguments
 beta|$src/tests/verify/fake_cosim.sh|--name beta --fail-seed 2 --sleep 0.1|default
 hold|$hold|--hold $work/hold|default
-epsilon|$src/tests/verify/fake_cosim.sh|--name epsilon --sleep 2.5|soak
+epsilon|$src/tests/verify/fake_cosim.sh|--name epsilon --sleep 3|soak
 LIST
 export FAKE_COSIM_LOG=$work/fake.log
 # (the same waves directory as on Slurm: the command line names the wave)
