@@ -9,9 +9,10 @@
 #                          [--no-build] [--farm local|slurm] [--partition P] [--time-limit T]
 #                          [--sbatch-args ARGS]
 #
-# --long       also the long runs: the 128 x 128 reconstructions through the RTL, and the soak
-#              runs (>= 1e8 compared cycles per block family, without waves), with a progress
-#              line a minute
+# --long       also the long runs: the 128 x 128 reconstructions through the RTL, the papers'
+#              sizes (built with PINET_LONG_TESTS: the bitmap controller at 1D Side 4096 and 2D
+#              Side 64, ps_network at 128 and 256 PEs) and the soak runs (>= 1e8 compared cycles
+#              per block family, without waves), with a progress line a minute
 # --coverage   build the cosims with Verilator line+toggle coverage (separate build dir), print
 #              coverage per run and per RTL module (every one must reach 95 % line and toggle;
 #              code marked coverage_off is listed with its reason) and write annotated sources
@@ -128,8 +129,11 @@ needed_targets() {
 
 # configure COSIM_TARGETS: cmake for this run, verilating only COSIM_TARGETS ("" = all, "none").
 configure() {
+  local long_flag=OFF
+  [ $long -eq 1 ] && long_flag=ON
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_COVERAGE=$cov_flag \
-    -DPINET_RTL_DIR="$rtl" -DPINET_COSIM_TARGETS="$1" >"$build.configure.log" 2>&1 \
+    -DPINET_LONG_TESTS=$long_flag -DPINET_RTL_DIR="$rtl" -DPINET_COSIM_TARGETS="$1" \
+    >"$build.configure.log" 2>&1 \
     || { cat "$build.configure.log" >&2; echo "verify: configure failed" >&2; exit 3; }
 }
 
