@@ -1,0 +1,74 @@
+// bench_scaling_main.cpp - model-only speed of a Verilated RTA fabric (rta_ring or rta_torus2d),
+// for cosim/rta/bench_scaling.sh. No C model, no compare: each cycle new random words on every
+// input port and a new random bitmap, then eval(). Prints cycles/s and PE-cycles/s (CPU time).
+// Build defines: BENCH_TOP (Vrta_ring / Vrta_torus2d), BENCH_HDR, BENCH_PES, BENCH_TORUS (0/1),
+// BENCH_BITMAP_BITS.
+#include BENCH_HDR
+#include "verilated.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <memory>
+#include <type_traits>
+
+static uint64_t g_s = 0x9e3779b97f4a7c15ull;
+static inline uint32_t rnd() {
+  g_s ^= g_s << 13; g_s ^= g_s >> 7; g_s ^= g_s << 17;
+  return (uint32_t)g_s;
+}
+
+// Fill a port of `bits` bits with random words (upper bits of the last word clear).
+template <class T> static void fill(T& p, int bits) {
+  if constexpr (std::is_integral_v<T>) {
+    uint64_t v = ((uint64_t)rnd() << 32) | rnd();
+    if (bits < 64) v &= (1ull << bits) - 1;
+    p = (T)v;
+  } else {
+    int words = (bits + 31) / 32;
+    for (int i = 0; i < words; i++) p[i] = rnd();
+    if (bits % 32) p[words - 1] &= (1u << (bits % 32)) - 1;
+  }
+}
+
+template <class T> static uint32_t fold(const T& p, int bits) {
+  if constexpr (std::is_integral_v<T>) {
+    return (uint32_t)p ^ (uint32_t)((uint64_t)p >> 32);
+  } else {
+    uint32_t x = 0;
+    for (int i = 0; i < (bits + 31) / 32; i++) x ^= p[i];
+    return x;
+  }
+}
+
+int main(int argc, char** argv) {
+  double secs = argc > 1 ? atof(argv[1]) : 2.0;
+  auto ctx = std::make_unique<VerilatedContext>();
+  auto m = std::make_unique<BENCH_TOP>(ctx.get());
+  const int pe_bits = BENCH_PES * 32;
+  uint32_t sink = 0;
+  long cycles = 0;
+  clock_t t0 = clock(), t1;
+  for (;;) {
+    for (int k = 0; k < 64; k++) {
+      fill(m->bitmap_i, BENCH_BITMAP_BITS);
+      fill(m->l_i, pe_bits);
+      fill(m->r_i, pe_bits);
+#if BENCH_TORUS
+      fill(m->u_i, pe_bits);
+      fill(m->d_i, pe_bits);
+#endif
+      m->eval();
+      sink ^= m->l_o[0] ^ m->r_o[(pe_bits / 32) - 1];
+    }
+    cycles += 64;
+    t1 = clock();
+    if ((double)(t1 - t0) / CLOCKS_PER_SEC >= secs) break;
+  }
+  double t = (double)(t1 - t0) / CLOCKS_PER_SEC;
+  printf("pes %d cycles %ld cpu %.3f s cycles/s %.4g PE-cycles/s %.4g (sink %08x)\n", BENCH_PES,
+         cycles, t, cycles / t, cycles * (double)BENCH_PES / t, sink);
+  m->final();
+  return 0;
+}
