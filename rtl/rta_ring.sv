@@ -32,28 +32,38 @@ module rta_ring #(
 
   localparam int NumSwitches = N / 2 - 1;
 
+  // Every net inside is one word per element of an unpacked array, and the flat ports are read
+  // and written one word at a time in a loop (see "Ports" below): a simulator that compiles the
+  // block (Verilator) then orders the switch chain word by word and copies each output word once,
+  // instead of rebuilding the N*Width-bit ports from N pieces on every evaluation (the cost per
+  // PE then stays flat as N grows).
+
   //////////////////
   // Bypass links //
   //////////////////
 
   // Bypass segment k (0 .. NumSwitches) joins switch k-1's terminal 4 to switch k's terminal 3;
   // segment 0 starts at PE 0's L port, segment NumSwitches ends at PE N-1's R port.
-  // seg_right[k] travels towards PE N-1, seg_left[k] towards PE 0.
-  logic [(NumSwitches+1)*Width-1:0] seg_right;
-  logic [(NumSwitches+1)*Width-1:0] seg_left;
+  // seg_right[k] travels towards PE N-1, seg_left[k] towards PE 0. split_var: each segment is its
+  // own variable for Verilator's scheduler (the chain is not circular word by word).
+  logic [Width-1:0] seg_right [NumSwitches+1] /*verilator split_var*/;
+  logic [Width-1:0] seg_left  [NumSwitches+1] /*verilator split_var*/;
+  // The words arriving at each PE's L / R port (l_o / r_o word by word).
+  logic [Width-1:0] l_word [N];
+  logic [Width-1:0] r_word [N];
 
-  assign seg_right[0 +: Width]                = l_i[0 +: Width];
-  assign l_o[0 +: Width]                      = seg_left[0 +: Width];
-  assign seg_left[NumSwitches*Width +: Width] = r_i[(N-1)*Width +: Width];
-  assign r_o[(N-1)*Width +: Width]            = seg_right[NumSwitches*Width +: Width];
+  assign seg_right[0]           = l_i[0 +: Width];
+  assign l_word[0]              = seg_left[0];
+  assign seg_left[NumSwitches]  = r_i[(N-1)*Width +: Width];
+  assign r_word[N-1]            = seg_right[NumSwitches];
 
   //////////////////
   // Direct links //
   //////////////////
 
   for (genvar m = 0; m < N / 2; m++) begin : g_direct
-    assign r_o[(2*m)*Width +: Width]   = l_i[(2*m+1)*Width +: Width];
-    assign l_o[(2*m+1)*Width +: Width] = r_i[(2*m)*Width +: Width];
+    assign r_word[2*m]   = l_i[(2*m+1)*Width +: Width];
+    assign l_word[2*m+1] = r_i[(2*m)*Width +: Width];
   end
 
   //////////////
@@ -67,13 +77,25 @@ module rta_ring #(
       .on_i(bitmap_i[p]),
       .t1_i(r_i[(2*p+1)*Width +: Width]),
       .t2_i(l_i[(2*p+2)*Width +: Width]),
-      .t3_i(seg_right[p*Width +: Width]),
-      .t4_i(seg_left[(p+1)*Width +: Width]),
-      .t1_o(r_o[(2*p+1)*Width +: Width]),
-      .t2_o(l_o[(2*p+2)*Width +: Width]),
-      .t3_o(seg_left[p*Width +: Width]),
-      .t4_o(seg_right[(p+1)*Width +: Width])
+      .t3_i(seg_right[p]),
+      .t4_i(seg_left[p+1]),
+      .t1_o(r_word[2*p+1]),
+      .t2_o(l_word[2*p+2]),
+      .t3_o(seg_left[p]),
+      .t4_o(seg_right[p+1])
     );
+  end
+
+  ///////////
+  // Ports //
+  ///////////
+
+  // One loop writes every output word (one assignment per word, no N-piece concatenation).
+  always_comb begin
+    for (int i = 0; i < N; i++) begin
+      l_o[i*Width +: Width] = l_word[i];
+      r_o[i*Width +: Width] = r_word[i];
+    end
   end
 
   ////////////////

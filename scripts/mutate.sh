@@ -52,7 +52,7 @@ mutants=(
   "sw_t3_sel@rta_switch.sv@s/assign t3_o = on_i ? t4_i : t1_i;/assign t3_o = !on_i ? t4_i : t1_i;/@$switch_runs@"
   "sw_t4_zero@rta_switch.sv@s/assign t4_o = on_i ? t3_i : t2_i;/assign t4_o = on_i ? '0 : t2_i;/@$switch_runs@"
   "ring_seg0@rta_ring.sv@s/= l_i\[0 +: Width\];/= r_i[0 +: Width];/@$ring_runs@"
-  "ring_end@rta_ring.sv@s/= seg_right\[NumSwitches\*Width +: Width\];/= seg_left[NumSwitches*Width +: Width];/@$ring_runs@"
+  "ring_end@rta_ring.sv@s/= seg_right\[NumSwitches\];/= seg_left[NumSwitches];/@$ring_runs@"
   "ring_direct@rta_ring.sv@s/= l_i\[(2\*m+1)\*Width +: Width\];/= l_i[(2*m)*Width +: Width];/@$ring_runs@"
   "ring_bit_index@rta_ring.sv@s/.on_i(bitmap_i\[p\]),/.on_i(bitmap_i[NumSwitches-1-p]),/@$ring_runs@"
   "ring_t2_index@rta_ring.sv@s/.t2_i(l_i\[(2\*p+2)\*Width +: Width\]),/.t2_i(l_i[(2*p+1)*Width +: Width]),/@$ring_runs@"

@@ -48,7 +48,7 @@ fault() {
 fault switch_t4 rta_switch.sv 's/assign t4_o = on_i ? t3_i : t2_i;/assign t4_o = on_i ? t3_i : t1_i;/' \
   "rta_switch spec" rta_switch
 # rta_ring: switch p's terminal 3 wired to the wrong bypass direction
-fault ring_bypass rta_ring.sv 's/\.t3_i(seg_right\[p\*Width +: Width\]),/.t3_i(seg_left[p*Width +: Width]),/' \
+fault ring_bypass rta_ring.sv 's/\.t3_i(seg_right\[p\]),/.t3_i(seg_left[p]),/' \
   "rta_ring route\\(N=8\\)" rta_ring
 # rta_torus2d: the column rings take the row rings' switch bits
 fault torus_bits rta_torus2d.sv 's/bitmap_i\[(Side+c)\*RingSwitches +: RingSwitches\]/bitmap_i[c*RingSwitches +: RingSwitches]/' \
