@@ -34,6 +34,18 @@ module rta_torus2d #(
   localparam int RingSwitches = Side / 2 - 1;
   localparam int RowWords     = Side * Width;
 
+  // The rings' words pass through unpacked arrays of per-ring vectors, and the flat ports are
+  // gathered and scattered word by word in loops (see "Ports" below): a simulator that compiles
+  // the block (Verilator) then copies each word once per evaluation instead of rebuilding the
+  // Side*Side*Width-bit ports from Side*Side pieces (the cost per PE stays flat as Side grows).
+  logic [RowWords-1:0] row_l_out [Side];
+  logic [RowWords-1:0] row_r_out [Side];
+  // Column c's words, row r at word r.
+  logic [RowWords-1:0] col_u_in  [Side];
+  logic [RowWords-1:0] col_d_in  [Side];
+  logic [RowWords-1:0] col_u_out [Side];
+  logic [RowWords-1:0] col_d_out [Side];
+
   //////////////////////
   // Horizontal rings //
   //////////////////////
@@ -47,8 +59,8 @@ module rta_torus2d #(
       .bitmap_i(bitmap_i[r*RingSwitches +: RingSwitches]),
       .l_i     (l_i[r*RowWords +: RowWords]),
       .r_i     (r_i[r*RowWords +: RowWords]),
-      .l_o     (l_o[r*RowWords +: RowWords]),
-      .r_o     (r_o[r*RowWords +: RowWords])
+      .l_o     (row_l_out[r]),
+      .r_o     (row_r_out[r])
     );
   end
 
@@ -56,31 +68,44 @@ module rta_torus2d #(
   // Vertical rings //
   ////////////////////
 
-  // Column c's words are gathered into the column's own vectors, row r at word r. (Per-column
-  // vectors, not one shared transpose: an event simulator then wakes only that column's wires.)
   for (genvar c = 0; c < Side; c++) begin : g_col
-    logic [RowWords-1:0] col_u_in;
-    logic [RowWords-1:0] col_d_in;
-    logic [RowWords-1:0] col_u_out;
-    logic [RowWords-1:0] col_d_out;
-
-    for (genvar r = 0; r < Side; r++) begin : g_pe
-      assign col_u_in[r*Width +: Width]     = u_i[(r*Side+c)*Width +: Width];
-      assign col_d_in[r*Width +: Width]     = d_i[(r*Side+c)*Width +: Width];
-      assign u_o[(r*Side+c)*Width +: Width] = col_u_out[r*Width +: Width];
-      assign d_o[(r*Side+c)*Width +: Width] = col_d_out[r*Width +: Width];
-    end
-
     rta_ring #(
       .N    (Side),
       .Width(Width)
     ) u_ring (
       .bitmap_i(bitmap_i[(Side+c)*RingSwitches +: RingSwitches]),
-      .l_i     (col_u_in),
-      .r_i     (col_d_in),
-      .l_o     (col_u_out),
-      .r_o     (col_d_out)
+      .l_i     (col_u_in[c]),
+      .r_i     (col_d_in[c]),
+      .l_o     (col_u_out[c]),
+      .r_o     (col_d_out[c])
     );
+  end
+
+  ///////////
+  // Ports //
+  ///////////
+
+  // Gather the columns' input words (one assignment per word).
+  always_comb begin
+    for (int r = 0; r < Side; r++) begin
+      for (int c = 0; c < Side; c++) begin
+        col_u_in[c][r*Width +: Width] = u_i[(r*Side+c)*Width +: Width];
+        col_d_in[c][r*Width +: Width] = d_i[(r*Side+c)*Width +: Width];
+      end
+    end
+  end
+
+  // Scatter every output word (one assignment per row vector or word, no Side*Side-piece
+  // concatenation). A separate block from the gather: the rings sit between the two.
+  always_comb begin
+    for (int r = 0; r < Side; r++) begin
+      l_o[r*RowWords +: RowWords] = row_l_out[r];
+      r_o[r*RowWords +: RowWords] = row_r_out[r];
+      for (int c = 0; c < Side; c++) begin
+        u_o[(r*Side+c)*Width +: Width] = col_u_out[c][r*Width +: Width];
+        d_o[(r*Side+c)*Width +: Width] = col_d_out[c][r*Width +: Width];
+      end
+    end
   end
 
   ////////////////

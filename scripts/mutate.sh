@@ -58,7 +58,7 @@ mutants=(
   "ring_t2_index@rta_ring.sv@s/.t2_i(l_i\[(2\*p+2)\*Width +: Width\]),/.t2_i(l_i[(2*p+1)*Width +: Width]),/@$ring_runs@"
   "torus_col_u@rta_torus2d.sv@s/= u_i\[(r\*Side+c)\*Width +: Width\];/= d_i[(r*Side+c)*Width +: Width];/@$torus_runs@"
   "torus_row_bits@rta_torus2d.sv@s/.bitmap_i(bitmap_i\[r\*RingSwitches +: RingSwitches\]),/.bitmap_i(bitmap_i[(Side-1-r)*RingSwitches +: RingSwitches]),/@$torus_runs@"
-  "torus_out_row@rta_torus2d.sv@s/= col_d_out\[r\*Width +: Width\];/= col_d_out[(Side-1-r)*Width +: Width];/@$torus_runs@"
+  "torus_out_row@rta_torus2d.sv@s/= col_d_out\[c\]\[r\*Width +: Width\];/= col_d_out[c][(Side-1-r)*Width +: Width];/@$torus_runs@"
   "ctrl_reset_bitmap@rta_bitmap_ctrl.sv@s/bitmap_q <= '1;/bitmap_q <= '0;/@$ctrl_runs@"
   "ctrl_reset_mode@rta_bitmap_ctrl.sv@s/mode_q   <= rta_pkg::ModeSrta;/mode_q   <= rta_pkg::ModeRta;/@$ctrl_runs@"
   "ctrl_quad_bit1@rta_bitmap_ctrl.sv@s/(((brow >> j) \& 1) << (2 \* j + 1)) | (((bcol >> j) \& 1) << (2 \* j))/(((brow >> j) \& 1) << (2 * j + (j > 0 ? 0 : 1))) | (((bcol >> j) \& 1) << (2 * j + (j > 0 ? 1 : 0)))/@$ctrl_runs@"
