@@ -47,7 +47,11 @@ for s in "${sizes[@]}"; do
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, a, ":"); t = 0;
          for (i = 1; i <= n; i++) t = t * 60 + a[i]; print t}' "$dir/build.time")
   peak=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$dir/build.time")
-  out=$("$dir/obj/bench" "$secs")
+  # A model whose evaluation keeps many wide temporaries on the stack (the flat-port
+  # concatenations of rta_ring before its per-word rewrite: N = 4096) overflows the default 8 MB
+  # stack: run this script under `ulimit -s unlimited` to measure such a model.
+  out=$("$dir/obj/bench" "$secs") \
+    || { echo "bench_scaling: $kind $s: the model's run failed (exit $?; a stack overflow? see above)" >&2; exit 1; }
   cps=$(echo "$out" | awk '{print $9}')
   pcps=$(echo "$out" | awk '{print $11}')
   [ -n "$first" ] || first=$pcps
