@@ -37,7 +37,7 @@
 #include <vector>
 
 // The sizes this executable is built for (cosim/ps/CMakeLists.txt): ps_models.h includes their
-// models and defines PS_MODELS(X), X(N, MemWords) each, and PS_COSIM_SIZES_TEXT.
+// models and defines PS_MODELS(X), X(N, MemWords) each, and PS_MODELS_TEXT.
 #include "ps_models.h"
 #include "ps_cosim.h"
 
@@ -419,7 +419,7 @@ int main(int argc, char **argv) {
 #undef MEM_WORDS_CASE
     default:
       opt.invalid("--pes " + std::to_string(opt.get("pes")) +
-                  ": this executable has ps_network for N = " PS_COSIM_SIZES_TEXT " only");
+                  ": this executable has ps_network for N = " PS_MODELS_TEXT " only");
       return opt.exit_code();
   }
   if (opt.get("op") >= pc::kNumOps && opt.get("op") != pc::kOpAll) {

@@ -20,7 +20,7 @@ expect_fault system rta_system 'bitmap_o\[0\]' 2470 3000 "$system" --dim 2 --sid
 # Sizes the executables do not contain, and malformed options.
 expect_invalid "ring --pes 32" "$ring" --pes 32
 expect_usage "ring --compare 2" "$ring" --pes 8 --compare 2
-expect_invalid "torus --side 32" "$torus" --side 32
+expect_invalid "torus --side 12" "$torus" --side 12
 expect_invalid "ctrl --dim 2 --side 256" "$ctrl" --dim 2 --side 256
 expect_invalid "ctrl --dim 3" "$ctrl" --dim 3 --side 8
 expect_invalid "system --side 16" "$system" --dim 1 --side 16

@@ -1,20 +1,17 @@
 // cosim_rta_ring.cpp - rtl/rta_ring.sv (1D RTA fabric, combinational) against
-// pinet_rta_fabric_eval(pinet_rta_route(bitmap)) for N = 4, 8, 16, 64, 256 PEs (--pes N), every
+// pinet_rta_fabric_eval(pinet_rta_route(bitmap)) for the ring sizes of PINET_RING_SIZES in
+// cosim/rta/CMakeLists.txt (--pes N; --help lists those built), every
 // output word every cycle. Stimulus and options: rta_fabric_harness.h.
 #include <cstdio>
 #include <string>
 
-#include "Vrta_ring_n16.h"
-#include "Vrta_ring_n256.h"
-#include "Vrta_ring_n4.h"
-#include "Vrta_ring_n64.h"
-#include "Vrta_ring_n8.h"
+#include "rta_ring_models.h"  // the models of this build: PINET_RTA_RING_MODELS(X), X(size) each
 #include "rta_fabric_harness.h"
 
 int main(int argc, char **argv) {
   namespace rc = pinet::cosim::rta;
   pinet::cosim::Options opt("rta_ring", 100000);
-  opt.add_int("pes", 8, "ring size N: 4, 8, 16, 64 or 256");
+  opt.add_int("pes", 8, "ring size N: " PINET_RTA_RING_MODELS_TEXT);
   opt.add_int("compare", 1, "1: compare against the C model every cycle; 0: drive only (benchmark)");
   rc::FabricRunConfig cfg;
   std::string err;
@@ -31,14 +28,14 @@ int main(int argc, char **argv) {
   cfg.side = (uint32_t)opt.get("pes");
   cfg.compare = opt.get("compare") == 1;
   switch (opt.get("pes")) {
-    case 4: return rc::run_fabric<Vrta_ring_n4, 1>(opt, argc, argv, cfg);
-    case 8: return rc::run_fabric<Vrta_ring_n8, 1>(opt, argc, argv, cfg);
-    case 16: return rc::run_fabric<Vrta_ring_n16, 1>(opt, argc, argv, cfg);
-    case 64: return rc::run_fabric<Vrta_ring_n64, 1>(opt, argc, argv, cfg);
-    case 256: return rc::run_fabric<Vrta_ring_n256, 1>(opt, argc, argv, cfg);
+#define RUN_CASE(size) \
+  case size:           \
+    return rc::run_fabric<Vrta_ring_n##size, 1>(opt, argc, argv, cfg);
+    PINET_RTA_RING_MODELS(RUN_CASE)
+#undef RUN_CASE
     default:
       opt.invalid("--pes " + std::to_string(opt.get("pes")) +
-                  ": this executable has rta_ring for N = 4, 8, 16, 64, 256 only");
+                  ": this executable has rta_ring for N = " PINET_RTA_RING_MODELS_TEXT " only");
       return opt.exit_code();
   }
 }

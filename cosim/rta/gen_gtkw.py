@@ -152,35 +152,38 @@ def main():
         s.sig("top.t%d_o[31:0]" % t)
     s.write(os.path.join(waves, "rta_switch.gtkw"))
 
-    # ---- rta_ring: N = 4 .. 256 -----------------------------------------------------------
-    ns = (4, 8, 16, 64, 256)
-    s = Save("rta_ring", "waves/rta_ring_n16.fst",
-             "rtl/rta_ring.sv, any N: the bitmap, switches 0..6 and PEs 0..3 (x_i driven, x_o arriving).")
-    with s.group("bitmap"):
-        s.vector_variants("top.bitmap_i", [n // 2 - 1 for n in ns])
-        ring_switches(s, "top.rta_ring", 7)
-    for pe in range(4):
-        pe_ports(s, pe, ("l", "r"), [n * WORD for n in ns])
-    s.write(os.path.join(waves, "rta_ring.gtkw"))
+    # ---- rta_ring, rta_torus2d, rta_bitmap_ctrl: one save file for the default sizes, one per
+    # long size (PINET_LONG_TESTS: waves/<run>.gtkw, picked by the run's name)
+    for name, ns in (("rta_ring", (4, 8, 16, 64, 256, 1024)), ("rta_ring_n4096", (4096,))):
+        s = Save("rta_ring", "waves/%s.fst" % ("rta_ring_n16" if len(ns) > 1 else name),
+                 "rtl/rta_ring.sv, N = %s: the bitmap, switches 0..6 and PEs 0..3 (x_i driven, "
+                 "x_o arriving)." % ", ".join(map(str, ns)))
+        with s.group("bitmap"):
+            s.vector_variants("top.bitmap_i", [n // 2 - 1 for n in ns])
+            ring_switches(s, "top.rta_ring", 7)
+        for pe in range(4):
+            pe_ports(s, pe, ("l", "r"), [n * WORD for n in ns])
+        s.write(os.path.join(waves, name + ".gtkw"))
 
-    # ---- rta_torus2d: side = 4, 8, 16 -----------------------------------------------------
-    sides = (4, 8, 16)
-    s = Save("rta_torus2d", "waves/rta_torus2d_s4.fst",
-             "rtl/rta_torus2d.sv, any side: the bitmap, row 0 and column 0 switches, PEs (0,0)..(0,3).")
-    with s.group("bitmap"):
-        s.vector_variants("top.bitmap_i", [x * (x - 2) for x in sides])
-        ring_switches(s, "top.rta_torus2d.g_row[0].u_ring", 7, "row0_sw")
-        ring_switches(s, "top.rta_torus2d.g_col[0].u_ring", 7, "col0_sw")
-    for pe in range(4):
-        pe_ports(s, pe, ("l", "r", "u", "d"), [x * x * WORD for x in sides])
-    s.write(os.path.join(waves, "rta_torus2d.gtkw"))
+    for name, sides in (("rta_torus2d", (4, 8, 16, 32)), ("rta_torus2d_s64", (64,))):
+        s = Save("rta_torus2d", "waves/%s.fst" % ("rta_torus2d_s4" if len(sides) > 1 else name),
+                 "rtl/rta_torus2d.sv, side %s: the bitmap, row 0 and column 0 switches, PEs "
+                 "(0,0)..(0,3)." % ", ".join(map(str, sides)))
+        with s.group("bitmap"):
+            s.vector_variants("top.bitmap_i", [x * (x - 2) for x in sides])
+            ring_switches(s, "top.rta_torus2d.g_row[0].u_ring", 7, "row0_sw")
+            ring_switches(s, "top.rta_torus2d.g_col[0].u_ring", 7, "col0_sw")
+        for pe in range(4):
+            pe_ports(s, pe, ("l", "r", "u", "d"), [x * x * WORD for x in sides])
+        s.write(os.path.join(waves, name + ".gtkw"))
 
-    # ---- rta_bitmap_ctrl: dim 1 side 8, 64, 256; dim 2 side 4, 8 ---------------------------
-    widths = (3, 31, 127, 8, 48)
-    s = Save("rta_bitmap_ctrl", "waves/rta_bitmap_ctrl_d1_s8.fst",
-             "rtl/rta_bitmap_ctrl.sv, any size: command, bitmap, mode, error (names via filters).")
-    ctrl_ports(s, widths, {"top.rta_bitmap_ctrl": widths})
-    s.write(os.path.join(waves, "rta_bitmap_ctrl.gtkw"))
+    # bitmap widths: 1D Side s has s/2 - 1 switches, 2D s (s - 2)
+    for name, widths in (("rta_bitmap_ctrl", (3, 31, 127, 8, 48, 224, 960)),
+                         ("rta_bitmap_ctrl_d1_s4096", (2047,)), ("rta_bitmap_ctrl_d2_s64", (3968,))):
+        s = Save("rta_bitmap_ctrl", "waves/%s.fst" % ("rta_bitmap_ctrl_d1_s8" if len(widths) > 1 else name),
+                 "rtl/rta_bitmap_ctrl.sv: command, bitmap, mode, error (names via filters).")
+        ctrl_ports(s, widths, {"top.rta_bitmap_ctrl": widths})
+        s.write(os.path.join(waves, name + ".gtkw"))
 
     # ---- rta_system1d (N = 8, 64) and rta_system2d (side = 4, 8) ---------------------------
     s = Save("rta_system", "waves/rta_system1d_n8.fst",
