@@ -83,6 +83,7 @@ proofs=(
   "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=1 Side=16|$ctrl|induction|1|default"
   "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=2 Side=4|$ctrl|induction|1|default"
   "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=2 Side=8|$ctrl|induction|1|default"
+  "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=2 Side=16|$ctrl|induction|1|deep"
   "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=1 Side=32|$ctrl|induction|1|deep"
   "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=1 Side=64|$ctrl|induction|1|deep"
   "ps_router|err done links words|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|240|default"
