@@ -2,7 +2,8 @@
 // running the basic parallel transfer (reduce to PE 0, paper 004 §3.4 / §4.2), with the PEs
 // modelled here in the harness.
 //
-// Configurations: --dim 1 --side 8 | 64 (N PEs), --dim 2 --side 4 | 8 (side x side PEs).
+// Configurations: --dim 1 --side N (N PEs), --dim 2 --side S (S x S PEs), the sizes of
+// PINET_SYSTEM_SIZES in cosim/rta/CMakeLists.txt (--help lists those built).
 // For op = sum, max, min, sort in turn on fresh random values (in [-2^20, 2^20): no 32-bit sum
 // can overflow), every step s of pinet_rta_reduce_step_info:
 //   1. (sometimes an idle cycle: cmd_valid low with garbage fields, a valid NOP, or a valid
@@ -28,11 +29,8 @@
 #include <string>
 #include <vector>
 
-#include "Vrta_system1d_n64.h"
-#include "Vrta_system1d_n8.h"
-#include "Vrta_system2d_s4.h"
-#include "Vrta_system2d_s8.h"
 #include "rta_cosim.h"
+#include "system_models.h"  // the models of this build: PINET_SYSTEM_MODELS(X), X(dim, side, Vname)
 
 namespace {
 
@@ -319,7 +317,7 @@ class SystemRun {
 int main(int argc, char **argv) {
   Options opt("rta_system", 20000);
   opt.add_int("dim", 1, "1 (rta_system1d) or 2 (rta_system2d)");
-  opt.add_int("side", 8, "PEs per ring: 8, 64 with --dim 1; 4, 8 with --dim 2");
+  opt.add_int("side", 8, "PEs per ring; built: " PINET_SYSTEM_MODELS_TEXT);
   uint64_t fault = rc::kNoFault;
   std::string err;
   if (!rc::take_fault_option(&argc, argv, &fault, &err)) {
@@ -328,11 +326,11 @@ int main(int argc, char **argv) {
   }
   if (!opt.parse(argc, argv)) return opt.exit_code();
   const uint64_t dim = opt.get("dim"), side = opt.get("side");
-  if (dim == 1 && side == 8) return SystemRun<Vrta_system1d_n8, 1>(opt, argc, argv, 1, 8, fault).run();
-  if (dim == 1 && side == 64) return SystemRun<Vrta_system1d_n64, 1>(opt, argc, argv, 1, 64, fault).run();
-  if (dim == 2 && side == 4) return SystemRun<Vrta_system2d_s4, 2>(opt, argc, argv, 2, 4, fault).run();
-  if (dim == 2 && side == 8) return SystemRun<Vrta_system2d_s8, 2>(opt, argc, argv, 2, 8, fault).run();
+#define RUN_CASE(d, s, model) \
+  if (dim == d && side == s) return SystemRun<model, d>(opt, argc, argv, d, s, fault).run();
+  PINET_SYSTEM_MODELS(RUN_CASE)
+#undef RUN_CASE
   opt.invalid("--dim " + std::to_string(dim) + " --side " + std::to_string(side) +
-              ": this executable has rta_system1d for N = 8, 64 and rta_system2d for side = 4, 8 only");
+              ": this executable has " PINET_SYSTEM_MODELS_TEXT " only");
   return opt.exit_code();
 }

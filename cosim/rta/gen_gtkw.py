@@ -185,19 +185,20 @@ def main():
         ctrl_ports(s, widths, {"top.rta_bitmap_ctrl": widths})
         s.write(os.path.join(waves, name + ".gtkw"))
 
-    # ---- rta_system1d (N = 8, 64) and rta_system2d (side = 4, 8) ---------------------------
+    # ---- rta_system1d (N = 4, 8, 64) and rta_system2d (side = 4, 8) ------------------------
     s = Save("rta_system", "waves/rta_system1d_n8.fst",
              "rtl/rta_system1d.sv / rta_system2d.sv: controller, switch states, PEs 0..3 during the reduce.")
-    ctrl_ports(s, (3, 31, 8, 48), {"top.rta_system1d.u_ctrl": (3, 31),
+    ctrl_ports(s, (1, 3, 31, 8, 48), {"top.rta_system1d.u_ctrl": (1, 3, 31),
                                    "top.rta_system2d.u_ctrl": (8, 48)})
     with s.group("switch states"):
         ring_switches(s, "top.rta_system1d.u_ring", 7)
         ring_switches(s, "top.rta_system2d.u_torus.g_row[0].u_ring", 3, "row0_sw")
         ring_switches(s, "top.rta_system2d.u_torus.g_col[0].u_ring", 3, "col0_sw")
     for pe in range(4):
-        # 1D N = 8, 64 has l and r; 2D side 4, 8 (16, 64 PEs) has all four.
+        # 1D N = 4, 8, 64 has l and r; 2D side 4, 8 (16, 64 PEs) has all four.
         pe_ports(s, pe, ("l", "r", "u", "d"),
-                 {"l": [8 * WORD, 16 * WORD, 64 * WORD], "r": [8 * WORD, 16 * WORD, 64 * WORD],
+                 {"l": [4 * WORD, 8 * WORD, 16 * WORD, 64 * WORD],
+                  "r": [4 * WORD, 8 * WORD, 16 * WORD, 64 * WORD],
                   "u": [16 * WORD, 64 * WORD], "d": [16 * WORD, 64 * WORD]})
     s.write(os.path.join(waves, "rta_system.gtkw"))
 
