@@ -154,12 +154,18 @@ module ps_network #(
   /* verilator coverage_on */
 
   localparam logic [2*N-1:0] RingStraps = ring_straps();
+  localparam bit NOk        = N >= 2 && N <= 256 && (N & (N - 1)) == 0;
+  localparam bit MemWordsOk = MemWords >= N && MemWords <= 32768 && (MemWords & (MemWords - 1)) == 0;
+  localparam bit WidthOk    = Width >= 2 && Width <= 32;
+  localparam bit ParamsOk   = NOk && MemWordsOk && WidthOk;
 
   /////////////
   // Routers //
   /////////////
 
-  for (genvar k = 0; k < N; k++) begin : g_pe
+  // Out of the verified range (the checks at the end) no router is instantiated: elaboration
+  // stops at once on the network's range error instead of building hundreds of routers.
+  for (genvar k = 0; k < (ParamsOk ? N : 0); k++) begin : g_pe
     // The host link reaches PE 0 only.
     logic             pe_host_valid;
     logic [Width-1:0] pe_host_data;
@@ -251,5 +257,37 @@ module ps_network #(
   end
   /* verilator coverage_on */
 `endif
+
+  ////////////////
+  // Parameters //
+  ////////////////
+
+  // The ranges a registered run or proof covers at both ends (docs/verification.md, "Parameter
+  // ranges"), as each ps_router checks them. Icarus 11 has no elaboration-time $error: there the
+  // checks run at time 0.
+  if (!NOk) begin : g_bad_n
+`ifdef __ICARUS__
+    initial $fatal(1,
+`else
+    $error(
+`endif
+      "ps_network: N outside its verified range: a power of two in [2, 256]");
+  end
+  if (!MemWordsOk) begin : g_bad_memwords
+`ifdef __ICARUS__
+    initial $fatal(1,
+`else
+    $error(
+`endif
+      "ps_network: MemWords outside its verified range: a power of two in [N, 32768]");
+  end
+  if (!WidthOk) begin : g_bad_width
+`ifdef __ICARUS__
+    initial $fatal(1,
+`else
+    $error(
+`endif
+      "ps_network: Width outside its verified range: [2, 32]");
+  end
 
 endmodule

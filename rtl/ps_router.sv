@@ -1224,18 +1224,33 @@ module ps_router #(
   // Parameters //
   ////////////////
 
-  // N a power of two in [2, 1024], MemWords >= N (one word per PE at least), Width >= 1.
-  // Icarus 11 has no elaboration-time $error: there the check runs at time 0.
-  if (N < 2 || N > 1024 || (N & (N - 1)) != 0 || MemWords < N || Width < 1) begin : g_bad_params
+  // ps_network's parameters are checked here, in each of its routers.
+  // The parameter ranges a registered run or proof covers at both ends (docs/verification.md,
+  // "Parameter ranges": widening one means adding its run). Icarus 11 has no elaboration-time
+  // $error: there the checks run at time 0.
+  if (N < 2 || N > 256 || (N & (N - 1)) != 0) begin : g_bad_n
 `ifdef __ICARUS__
     initial $fatal(1,
-      "ps_router: need N a power of two in [2, 1024] and MemWords >= N (N %0d, MemWords %0d)",
-      N, MemWords);
 `else
     $error(
-      "ps_router: need N a power of two in [2, 1024] and MemWords >= N (N %0d, MemWords %0d)",
-      N, MemWords);
 `endif
+      "ps_router: N outside its verified range: a power of two in [2, 256]");
+  end
+  if (MemWords < N || MemWords > 32768 || (MemWords & (MemWords - 1)) != 0) begin : g_bad_memwords
+`ifdef __ICARUS__
+    initial $fatal(1,
+`else
+    $error(
+`endif
+      "ps_router: MemWords outside its verified range: a power of two in [N, 32768]");
+  end
+  if (Width < 2 || Width > 32) begin : g_bad_width
+`ifdef __ICARUS__
+    initial $fatal(1,
+`else
+    $error(
+`endif
+      "ps_router: Width outside its verified range: [2, 32]");
   end
 
   ////////////////

@@ -33,6 +33,9 @@ module rta_torus2d #(
 
   localparam int RingSwitches = Side / 2 - 1;
   localparam int RowWords     = Side * Width;
+  // Above the verified range (the checks at the end) the generate loops run empty, so that
+  // elaboration stops at once on the range error instead of unrolling thousands of instances.
+  localparam bit TooLarge     = Side > 64;
 
   // The rings' words pass through unpacked arrays of per-ring vectors, and the flat ports are
   // gathered and scattered word by word in loops (see "Ports" below): a simulator that compiles
@@ -51,7 +54,7 @@ module rta_torus2d #(
   //////////////////////
 
   // Row r's PEs are consecutive in the scalar numbering: its words are one contiguous slice.
-  for (genvar r = 0; r < Side; r++) begin : g_row
+  for (genvar r = 0; r < (TooLarge ? 0 : Side); r++) begin : g_row
     rta_ring #(
       .N    (Side),
       .Width(Width)
@@ -68,7 +71,7 @@ module rta_torus2d #(
   // Vertical rings //
   ////////////////////
 
-  for (genvar c = 0; c < Side; c++) begin : g_col
+  for (genvar c = 0; c < (TooLarge ? 0 : Side); c++) begin : g_col
     rta_ring #(
       .N    (Side),
       .Width(Width)
@@ -112,14 +115,24 @@ module rta_torus2d #(
   // Parameters //
   ////////////////
 
-  // Side must be a power of two >= 4 (rta_ring checks it too). Icarus 11 has no elaboration-time
-  // $error: there the check runs at time 0.
-  if (Side < 4 || (Side & (Side - 1)) != 0) begin : g_bad_side
+  // The parameter ranges a registered run or proof covers at both ends (docs/verification.md,
+  // "Parameter ranges": widening one means adding its run). Icarus 11 has no elaboration-time
+  // $error: there the checks run at time 0.
+  if (Side < 4 || Side > 64 || (Side & (Side - 1)) != 0) begin : g_bad_side
 `ifdef __ICARUS__
-    initial $fatal(1, "rta_torus2d: Side must be a power of two >= 4");
+    initial $fatal(1,
 `else
-    $error("rta_torus2d: Side must be a power of two >= 4");
+    $error(
 `endif
+      "rta_torus2d: Side outside its verified range: a power of two in [4, 64]");
+  end
+  if (Width < 1 || Width > 32) begin : g_bad_width
+`ifdef __ICARUS__
+    initial $fatal(1,
+`else
+    $error(
+`endif
+      "rta_torus2d: Width outside its verified range: [1, 32]");
   end
 
 endmodule

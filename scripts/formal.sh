@@ -64,6 +64,8 @@ fi
 # The network at N = 4 (deep) is the smallest that proves the wiring between more than two
 # routers; MemWords 4 (>= N, the RTL's minimum) already runs every op (M = 4; 2 and 4 for the
 # broadcasts).
+# The Width = 1 rows are the low end of the fabrics' verified Width range (docs/verification.md,
+# "Parameter ranges"); contention needs two distinct non-zero words, so it starts at Width = 2.
 fabric="r:rta_pkg.sv r:rta_switch.sv r:rta_ring.sv r:rta_torus2d.sv f:rta_ring_spec.sv"
 ring="$fabric f:rta_ring.sv"
 torus="$fabric f:rta_torus2d_spec.sv f:rta_torus2d.sv"
@@ -73,11 +75,14 @@ ps_router="r:ps_pkg.sv r:ps_router.sv f:ps_network_spec.sv f:ps_router.sv"
 ps_network="r:ps_pkg.sv r:ps_router.sv r:ps_network.sv f:ps_network_spec.sv f:ps_network.sv"
 proofs=(
   "rta_switch|spec|rta_switch_formal|Width=32|r:rta_switch.sv f:rta_switch.sv|induction|1|default"
+  "rta_switch|spec|rta_switch_formal|Width=1|r:rta_switch.sv f:rta_switch.sv|induction|1|default"
   "rta_ring|route contention|rta_ring_formal|N=4|$ring|induction|1|default"
+  "rta_ring|route|rta_ring_formal|N=4 Width=1|$ring|induction|1|default"
   "rta_ring|route contention|rta_ring_formal|N=8|$ring|induction|1|default"
   "rta_ring|route|rta_ring_formal|N=16|$ring|induction|1|default"
   "rta_ring|contention|rta_ring_formal|N=16|$ring|induction|1|deep"
   "rta_torus2d|route|rta_torus2d_formal|Side=4|$torus|induction|1|default"
+  "rta_torus2d|route|rta_torus2d_formal|Side=4 Width=1|$torus|induction|1|default"
   "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=1 Side=4|$ctrl|induction|1|default"
   "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=1 Side=8|$ctrl|induction|1|default"
   "rta_bitmap_ctrl|$ctrl_groups|rta_bitmap_ctrl_formal|Dim=1 Side=16|$ctrl|induction|1|default"

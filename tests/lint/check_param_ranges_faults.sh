@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# check_param_ranges_faults.sh <src> <build> <verilator> <ctest>
+# check_param_ranges.py can fail: each fault below must be reported with its line and exit 1.
+#   1. the table widens rta_ring's N to 8192 (no RTL check says so, and no run covers it);
+#   2. a copy of rtl/ whose ps_router accepts N up to 512 (the table says 256);
+#   3. the table names a run that does not exist as the high end of rta_torus2d's Side.
+set -uo pipefail
+src=$1 build=$2 verilator=$3 ctest=$4
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+check() {  # check <what> <expected line regex> <extra args...>
+  local what=$1 want=$2 out rc
+  shift 2
+  out=$(python3 "$src/tests/lint/check_param_ranges.py" --src "$src" --build "$build" \
+        --verilator "$verilator" --ctest "$ctest" "$@" 2>&1)
+  rc=$?
+  if [ $rc -ne 1 ] || ! grep -Eq "$want" <<<"$out"; then
+    echo "FAIL param-ranges faults: $what: exit $rc, expected 1 and a line matching '$want'; got:"
+    echo "$out" | head -5
+    exit 1
+  fi
+  echo "ok: $what: $(grep -E "$want" <<<"$out" | head -1)"
+}
+sed 's/| rta_ring | N | | a power of two in \[4, 4096\] |/| rta_ring | N | | a power of two in [4, 8192] |/' \
+  "$src/docs/verification.md" >"$tmp/wide.md"
+check "a range widened in the table" "table says rta_ring N accepts 'a power of two in \[4, 8192\]'" \
+  --table "$tmp/wide.md"
+mkdir "$tmp/rtl"
+cp "$src"/rtl/*.sv "$tmp/rtl/"
+sed -i 's/N > 256 ||/N > 512 ||/; s/a power of two in \[2, 256\]/a power of two in [2, 512]/' \
+  "$tmp/rtl/ps_router.sv"
+check "a range widened in the RTL" "the RTL checks ps_router N in 'a power of two in \[2, 512\]'" \
+  --rtl "$tmp/rtl"
+sed 's/| run `rta_torus2d_s64` |/| run `rta_torus2d_s128` |/' "$src/docs/verification.md" >"$tmp/norun.md"
+check "a covering run that does not exist" "rta_torus2d Side: high end: no run rta_torus2d_s128" \
+  --table "$tmp/norun.md"
+echo "param-ranges faults: all 3 reported"
