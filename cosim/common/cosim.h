@@ -201,6 +201,11 @@ class Options {
         if (value != "zero" && value != "random")
           return usage_error("--power-up: '" + value + "' is not zero or random");
         power_up_random_ = value == "random";
+      } else if (name == "wave-from" || name == "wave-to") {
+        uint64_t v = 0;
+        if (!parse_u64(value, &v)) return usage_error("--" + name + ": '" + value + "' is not a cycle number");
+        (name == "wave-from" ? wave_from_ : wave_to_) = v;
+        wave_window_given_ = true;
       } else if (name == "cycles") {
         if (!parse_u64(value, &cycles_) || cycles_ == 0)
           return usage_error("--cycles: '" + value + "' is not a positive number");
@@ -214,6 +219,12 @@ class Options {
         return usage_error("unknown option '--" + name + "'");
       }
     }
+    if (wave_window_given_ && wave_.empty()) return usage_error("--wave-from/--wave-to need --wave");
+    if (wave_window_given_ && !wave_window_ok_)
+      return usage_error("--wave-from/--wave-to: not in this harness (its SystemC trace records every cycle)");
+    if (wave_from_ > wave_to_)
+      return usage_error("--wave-from " + std::to_string(wave_from_) + " is after --wave-to " +
+                         std::to_string(wave_to_));
     if (!wave_.empty() && !check_output("wave", wave_)) return false;
     for (const std::string &name : outputs_)
       if (!strings_[name].empty() && !check_output(name, strings_[name])) return false;
@@ -229,6 +240,12 @@ class Options {
   uint64_t seed() const { return seed_; }
   uint64_t cycles() const { return cycles_; }
   const std::string &wave() const { return wave_; }
+  // The cycles the wave records (--wave-from .. --wave-to, both included; default all).
+  uint64_t wave_from() const { return wave_from_; }
+  uint64_t wave_to() const { return wave_to_; }
+  // A harness whose trace cannot skip cycles (SystemC's) calls this before parse(): the window
+  // options are then a usage error.
+  void no_wave_window() { wave_window_ok_ = false; }
   bool quiet() const { return quiet_; }
   bool progress() const { return progress_; }
   bool power_up_random() const { return power_up_random_; }
@@ -272,14 +289,18 @@ class Options {
     return file_error((option ? "--" : "") + what + " '" + path + "': cannot write: " + why);
   }
   void print_help() const {
-    std::printf("usage: cosim_%s [--seed S] [--cycles C] [--wave FILE.fst] [--quiet] [--progress]"
+    std::printf("usage: cosim_%s [--seed S] [--cycles C] [--wave FILE.fst%s] [--quiet] [--progress]"
                 " [--power-up zero|random]",
-                block_.c_str());
+                block_.c_str(), wave_window_ok_ ? " [--wave-from C] [--wave-to C]" : "");
     for (const auto &kv : strings_) std::printf(" [--%s S]", kv.first.c_str());
     for (const auto &kv : ints_) std::printf(" [--%s N]", kv.first.c_str());
     std::printf("\n  --seed S        stimulus seed (default 1)\n");
     std::printf("  --cycles C      cycles to compare (default %" PRIu64 ")\n", cycles_);
     std::printf("  --wave FILE     write an FST waveform (open with waves/%s.gtkw)\n", block_.c_str());
+    if (wave_window_ok_)
+      std::printf("  --wave-from C, --wave-to C\n"
+                  "                  record only cycles C.. / ..C of the run in the wave (a failure at\n"
+                  "                  cycle 9e6: --wave-from 8999900 --wave-to 9000010)\n");
     std::printf("  --quiet         only the final PASS/FAIL line\n");
     std::printf("  --progress      print progress on stderr\n");
     std::printf("  --power-up P    the model's state before reset: zero (default) or random (seeded\n"
@@ -299,6 +320,10 @@ class Options {
   uint64_t seed_ = 1;
   uint64_t cycles_;
   std::string wave_;
+  uint64_t wave_from_ = 0;
+  uint64_t wave_to_ = UINT64_MAX;
+  bool wave_window_given_ = false;
+  bool wave_window_ok_ = true;
   bool quiet_ = false;
   bool progress_ = false;
   bool power_up_random_ = false;
@@ -395,7 +420,8 @@ template <class Model>
 class Sim {
  public:
   explicit Sim(const Options &opt, int argc = 0, char **argv = nullptr)
-      : ctx_(new VerilatedContext), quiet_(opt.quiet()) {
+      : ctx_(new VerilatedContext), quiet_(opt.quiet()), wave_from_(opt.wave_from()),
+        wave_to_(opt.wave_to()) {
     if (argc > 0) ctx_->commandArgs(argc, argv);  // before the model is built
     apply_power_up(ctx_.get(), opt);
     model_.reset(new Model(ctx_.get(), "top"));
@@ -454,9 +480,13 @@ class Sim {
   }
 
  private:
+  // Time advances 2 units a cycle: cycle c is times 2c and 2c + 1 (clocked: the falling edge
+  // at 2c + 1, the rising edge at 2c + 2 = the next cycle's start, as the harnesses count).
   void dump() {
 #if VM_TRACE
-    if (trace_) trace_->dump(ctx_->time());
+    if (!trace_) return;
+    const uint64_t cycle = ctx_->time() / 2;
+    if (cycle >= wave_from_ && cycle <= wave_to_) trace_->dump(ctx_->time());
 #endif
   }
   void write_coverage() { pinet::cosim::write_coverage(ctx_.get()); }
@@ -467,6 +497,7 @@ class Sim {
   std::unique_ptr<VerilatedFstC> trace_;
 #endif
   bool quiet_;
+  uint64_t wave_from_, wave_to_;
 };
 
 // Progress on stderr for long runs, when enabled (--progress): a line at every tenth of the run

@@ -361,6 +361,7 @@ SC_MODULE(ScoreboardModule) {
 
 int sc_main(int argc, char **argv) {
   Options opt("ps_system", 400000);
+  opt.no_wave_window();
   opt.add_int("scenarios", 3,
               "FBP rounds (scatter, bcast-host, compute, integrate, allgather, upload)");
   uint64_t fault = pc::kNoFault;

@@ -1180,6 +1180,7 @@ int run_system(const Config &cfg, const Problem &pr, const Options &opt, uint64_
 
 int sc_main(int argc, char **argv) {
   Options opt("recon_system", 100000000);
+  opt.no_wave_window();
   opt.add_string("algo", "", "fbp or em");
   opt.add_int("pes", 8, "PEs (routers): 2, 4, 8 or 16");
   opt.add_int("size", 32, "image side S (the sinogram has S bins)");
