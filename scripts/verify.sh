@@ -159,6 +159,8 @@ fi
 
 mkdir -p "$waves"
 [ $coverage -eq 1 ] && rm -rf "$waves/coverage" && mkdir -p "$waves/coverage"
+# Functional coverage files of this run only (scripts/verify_report.py reads waves/fcov/*.txt).
+rm -rf "$waves/fcov"
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 
 # The GTKWave save file of a run: waves/<run>.gtkw, else the longest prefix of the run's name
@@ -343,13 +345,20 @@ done
 
 # A failing run once more, alone: the command to reproduce it, and whether it fails again
 # without the others running beside it.
+# The re-run also writes the values around its first mismatch (PINET_MISMATCH_JSON,
+# cosim/common/mismatch_window.h) for the report's timing diagram.
 for i in "${failed_jobs[@]}"; do
   job_argv "$i"
   echo "verify: re-running ${job_name[$i]} alone: ${cmd[*]}"
+  echo "${cmd[*]}" >"$tmp/$i.repro"
   rm -f "$tmp/$i.secs"
   cp "$tmp/$i.out" "$tmp/$i.first.out"
+  export PINET_MISMATCH_JSON=$tmp/$i.window.json
   "${farm}_rerun" "$i"
-  echo "verify: alone: $(result_line "$i" || echo "no PASS/FAIL line, exit $(cat "$tmp/$i.rc")")"
+  unset PINET_MISMATCH_JSON
+  alone=$(result_line "$i" || echo "no PASS/FAIL line, exit $(cat "$tmp/$i.rc")")
+  echo "$alone" >"$tmp/$i.alone"
+  echo "verify: alone: $alone"
   cp "$tmp/$i.first.out" "$tmp/$i.out"
 done
 
@@ -420,7 +429,25 @@ fi
 if [ $coverage -eq 1 ]; then
   echo
   # Fails (exit 1) when an RTL module is below 95 % line or toggle coverage.
-  python3 scripts/coverage_report.py "$waves/coverage" | tee -a "$summary" || failed=1
+  python3 scripts/coverage_report.py "$waves/coverage" | tee -a "$summary" "$tmp/coverage.txt" || failed=1
+fi
+
+# The sign-off table against the testplans (docs/testplans/), appended to the summary, and the
+# HTML report (scripts/verify_report.py): one line per run and seed for it.
+for ((i = 0; i < njobs; i++)); do
+  IFS='|' read -r kind block s cycles <"$tmp/$i.verdict"
+  window=-
+  [ -f "$tmp/$i.window.json" ] && window=$tmp/$i.window.json
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${job_name[$i]}" "$kind" "$block" "$s" \
+    "$cycles" "${job_wave[$i]}" "$(result_line "$i")" "$(cat "$tmp/$i.repro" 2>/dev/null)" \
+    "$(cat "$tmp/$i.alone" 2>/dev/null)" "$window" "$(save_file_for "${job_name[$i]}" "$block")"
+done >"$tmp/jobs.tsv"
+python3 scripts/verify_report.py --jobs "$tmp/jobs.tsv" --waves "$waves" --report "$waves/report" \
+  --coverage-text "$tmp/coverage.txt" --date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" | tee -a "$summary"
+if [ "${PIPESTATUS[0]}" -eq 0 ]; then
+  echo "verify: report: $waves/report/index.html"
+else
+  echo "verify: the sign-off report failed (see above)" >&2
 fi
 echo "verify: open a run's waves with its save file, from here: gtkwave <wave> <save file>"
 [ $failed -eq 0 ] || exit 1
