@@ -52,6 +52,7 @@
 
 #include "pinet/exit_codes.h"
 #include "pinet/rng.h"
+#include "mismatch_window.h"  // PINET_MISMATCH_JSON: the values around the first mismatch
 
 namespace pinet {
 namespace cosim {
@@ -345,11 +346,18 @@ bool open_trace(Trace &t, const Options &opt) {
 // Compares DUT against model, keeps the first mismatch, counts matched cycles.
 class Scoreboard {
  public:
-  explicit Scoreboard(const Options &opt) : block_(opt.block()), seed_(opt.seed()) {}
+  explicit Scoreboard(const Options &opt) : block_(opt.block()), seed_(opt.seed()) {
+    const std::string why = window_.on() ? why_unwritable(window_.path()) : "";
+    if (!why.empty()) {
+      file_error(block_, "PINET_MISMATCH_JSON '" + window_.path() + "': cannot write: " + why);
+      window_.off();
+    }
+  }
 
   // Compare one value. Returns true when equal; on the first mismatch records it and returns
   // false (later calls are ignored and also return false).
   bool check(uint64_t cycle, const std::string &signal, uint64_t dut, uint64_t expected) {
+    if (window_.on()) window_.record(cycle, signal, dut, expected, failed_);
     if (failed_) return false;
     if (dut == expected) return true;
     failed_ = true;
@@ -368,6 +376,7 @@ class Scoreboard {
   }
   bool failed() const { return failed_; }
   uint64_t matched() const { return matched_; }
+  MismatchWindow &window() { return window_; }
 
   // Print the one summary line and return the process exit status: PINET_EXIT_FAIL on a
   // mismatch, else PINET_EXIT_IO if a file_error() was reported during the run, else OK.
@@ -375,6 +384,8 @@ class Scoreboard {
     if (failed_) {
       std::printf("FAIL %s cycle %" PRIu64 " %s DUT 0x%" PRIx64 " expected 0x%" PRIx64 " seed %" PRIu64 "\n",
                   block_.c_str(), fail_cycle_, fail_signal_.c_str(), fail_dut_, fail_expected_, seed_);
+      const std::string why = window_.write(block_, seed_);
+      if (!why.empty()) file_error(block_, "PINET_MISMATCH_JSON '" + window_.path() + "': " + why);
       return PINET_EXIT_FAIL;
     }
     std::printf("PASS %s matched %" PRIu64 " cycles seed %" PRIu64 "\n", block_.c_str(), matched_, seed_);
@@ -390,6 +401,7 @@ class Scoreboard {
   std::string fail_signal_;
   uint64_t fail_dut_ = 0;
   uint64_t fail_expected_ = 0;
+  MismatchWindow window_;
 };
 
 // Writes the model's Verilator coverage (when built with coverage) to $PINET_COVERAGE_FILE, or

@@ -116,6 +116,12 @@ inline void drive_ports(const PortView &v, uint32_t pes, const uint32_t *in) {
 // r_o[0..], u_o[0..], d_o[0..]; the first difference goes to the scoreboard as e.g. "r_o[5]".
 inline bool check_ports(Scoreboard &sb, uint64_t cycle, const PortView &v, uint32_t pes,
                         const uint32_t *expected) {
+  // PINET_MISMATCH_JSON (mismatch_window.h): every port's value to the window, in check order.
+  if (sb.window().on())
+    for (unsigned p = 0; p < v.ports; p++)
+      for (uint32_t i = 0; i < pes; i++)
+        sb.window().record_indexed(cycle, kOutName[p], i, v.out[p][i],
+                                   expected[(size_t)i * v.ports + p]);
   // Fast path: one branch-free pass in memory order; the ordered search only on a mismatch.
   uint32_t diff = 0;
   for (unsigned p = 0; p < v.ports; p++) {
@@ -138,6 +144,10 @@ inline bool check_ports(Scoreboard &sb, uint64_t cycle, const PortView &v, uint3
 // Compare two bitmaps; the first differing bit is reported as "<name>[bit]".
 inline bool check_bitmap(Scoreboard &sb, uint64_t cycle, const char *name, const uint8_t *dut,
                          const uint8_t *expected, unsigned n) {
+  if (sb.window().on())  // PINET_MISMATCH_JSON (mismatch_window.h): every bit, in check order
+    for (unsigned i = 0; i < n; i++)
+      sb.window().record(cycle, std::string(name) + "[" + std::to_string(i) + "]", dut[i],
+                         expected[i], sb.failed());
   if (std::memcmp(dut, expected, n) == 0) return true;
   for (unsigned i = 0; i < n; i++)
     if (dut[i] != expected[i])
