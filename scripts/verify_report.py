@@ -131,30 +131,34 @@ def print_signoff(all_rows, plans_dir, jobs, plans):
 # ---- the report --------------------------------------------------------------------------------
 
 def wavedrom_source(win, run):
-    """The WaveDrom JSON of a mismatch window: per signal a group of two lanes, DUT and expected;
-    the DUT's cells that differ from the expected are drawn in another colour."""
+    """The WaveDrom JSON of a mismatch window: per signal a group of two lanes, DUT and expected
+    (the failing signal's first, its DUT lane named DUT*); the DUT's cells that differ from the expected are drawn in WaveDrom's '9'
+    colour. Values in hex without their 0x, so that a 32-bit word fits its cell."""
     cycles = win["cycles"]
     lanes = []
+    width = 4
     for sig in win["signals"]:
-        group = [sig["name"] + (" (first mismatch)" if sig.get("failing") else "")]
+        group = [sig["name"]]
         for kind in ("dut", "expected"):
-            wave, data, prev = "", [], None
+            wave, data, prev, prev_bad = "", [], None, False
             for k, v in enumerate(sig[kind]):
                 other = sig["expected" if kind == "dut" else "dut"][k]
                 bad = kind == "dut" and v is not None and other is not None and v != other
                 if v is None:
                     wave += "x"
-                elif v == prev and not bad and not (kind == "dut" and wave and wave[-1] == "9"):
+                elif v == prev and bad == prev_bad:
                     wave += "."
                 else:
                     wave += "9" if bad else "="
-                    data.append(v)
-                prev = v
-            group.append({"name": "DUT" if kind == "dut" else "expected", "wave": wave, "data": data})
+                    text = v[2:] if v.startswith("0x") else v
+                    data.append(text)
+                    width = max(width, len(text))
+                prev, prev_bad = v, bad
+            label = ("DUT*" if sig.get("failing") else "DUT") if kind == "dut" else "expected"
+            group.append({"name": label, "wave": wave, "data": data})
         lanes.append(group)
-    width = max([len(d) for s in win["signals"] for k in ("dut", "expected") for d in s[k] if d] + [4])
     return {"signal": lanes,
-            "head": {"text": f"{run}: first mismatch at cycle {win['cycle']} ({win['signal']})",
+            "head": {"text": f"{run}: first mismatch at cycle {win['cycle']} ({win['signal']}), hex",
                      "tick": cycles[0] if cycles else 0},
             "foot": {"text": "cycle", "tick": cycles[0] if cycles else 0},
             "config": {"hscale": max(1, min(4, (width + 3) // 4))}}
@@ -182,7 +186,7 @@ margin-top:1.6em;border-bottom:1px solid #ccc}table{border-collapse:collapse;fon
 td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}th{background:#eee}
 .PASS{color:#060}.FAIL,.ERROR,.bad{color:#b00;font-weight:bold}.NOTRUN{color:#888}
 pre,code{background:#f4f4f4;padding:2px 4px;font-size:.9em;white-space:pre-wrap}
-.fail{border:2px solid #b00;padding:.6em;margin:1em 0}.note{color:#666}"""
+.fail{border:2px solid #b00;padding:.6em;margin:1em 0}.diagram{overflow-x:auto}.note{color:#666}"""
 
 
 def build_html(args, jobs, rows, fcov, has_wavedrom, report_dir):
@@ -224,7 +228,7 @@ def build_html(args, jobs, rows, fcov, has_wavedrom, report_dir):
                          f"{html.escape(str(e))}</p>")
         if win:
             h.append(f"<p>The values around it: cycles {win['cycles'][0]} .. {win['cycles'][-1]}, "
-                     f"the failing signal and the ones compared beside it; the DUT's cells that "
+                     f"the failing signal (*) and the ones compared beside it; the DUT's cells that "
                      f"differ from the expected are coloured.</p>")
             if has_wavedrom:
                 src = json.dumps(wavedrom_source(win, j["run"]))
