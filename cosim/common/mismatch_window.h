@@ -5,8 +5,9 @@
 // before the current one in a ring of per-cycle slots (slots and their names are reused, so a
 // cycle costs no allocation once the ring is warm). On the first mismatch the run stops (the
 // harnesses stop there), and finish() writes one small JSON document: the failing signal and up
-// to kNeighbours compared just before and after it in the failing cycle, each with its DUT and
-// expected value in every kept cycle (null where it was not compared). scripts/verify_report.py
+// to 2 kNeighbours others compared around it (before it in the failing cycle, after it there or,
+// as the harness stopped, in the cycle before), each with its DUT and expected value in every
+// kept cycle (null where it was not compared). scripts/verify_report.py
 // draws it as a timing diagram. Without the variable, on() is false and a compare costs one
 // branch. verify.sh sets the variable only when it re-runs a failing run alone.
 //
@@ -112,16 +113,30 @@ class MismatchWindow {
     }
     const Slot &fs = slots_[fail_slot_];
     const Entry &fe = fs.e[fail_index_];
-    // The signals: the failing one and its neighbours in compare order, distinct names.
+    // The signals: the failing one and its neighbours in compare order, distinct names: up to
+    // kNeighbours compared before it in its cycle, then those after it (the harness stopped at
+    // the mismatch: after it in the cycle before).
     std::vector<std::string> names;
     names.push_back(name_of(fe));
-    const size_t lo = fail_index_ >= kNeighbours ? fail_index_ - kNeighbours : 0;
-    const size_t hi = std::min(fs.n, fail_index_ + kNeighbours + 1);
-    for (size_t i = lo; i < hi; i++) {
-      const std::string n = name_of(fs.e[i]);
-      bool seen = false;
-      for (const std::string &m : names) seen = seen || m == n;
-      if (!seen) names.push_back(n);
+    auto add = [&names](const Entry &e) {
+      if (names.size() > 2 * kNeighbours) return;
+      const std::string n = name_of(e);
+      for (const std::string &m : names)
+        if (m == n) return;
+      names.push_back(n);
+    };
+    for (size_t i = fail_index_ >= kNeighbours ? fail_index_ - kNeighbours : 0; i < fail_index_; i++)
+      add(fs.e[i]);
+    for (size_t i = fail_index_ + 1; i < std::min(fs.n, fail_index_ + kNeighbours + 1); i++) add(fs.e[i]);
+    const Slot &ps = slots_[(fail_slot_ + slots_.size() - 1) % slots_.size()];
+    if (ps.used && ps.cycle != fs.cycle) {
+      size_t from = 0;
+      for (size_t i = 0; i < ps.n; i++)
+        if (name_of(ps.e[i]) == names[0]) {
+          from = i + 1;
+          break;
+        }
+      for (size_t i = from; i < std::min(ps.n, from + 2 * kNeighbours); i++) add(ps.e[i]);
     }
     std::string j = "{\"block\": " + quote(block) + ", \"seed\": " + std::to_string(seed) +
                     ", \"cycle\": " + std::to_string(fail_cycle_) + ", \"signal\": " +
