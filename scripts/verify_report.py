@@ -126,6 +126,13 @@ def print_signoff(all_rows, plans_dir, jobs, plans):
     stray = [j["run"] for j in jobs if not covered(j["run"])]
     if stray:
         print(f"sign-off: runs in no testplan: {', '.join(dict.fromkeys(stray))}")
+    # A run whose cosim reported another block than the plan naming it: a plan to correct.
+    wrong = {f"{j['run']} (block {j['block']}) in the {p['block']} testplan"
+             for _, p in plans for tp in p["testpoints"] for j in jobs
+             if j["block"] not in ("", "?", p["block"])
+             and any(testplan.matches(e, j["run"]) for e in tp.get("runs", []))}
+    if wrong:
+        print(f"sign-off: runs of another block: {', '.join(sorted(wrong))}")
 
 
 # ---- the report --------------------------------------------------------------------------------
