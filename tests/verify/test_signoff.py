@@ -3,7 +3,7 @@
 runs (no build, under a second): passed/total per testpoint over runs x seeds, the status, a
 block with no run left out, the functional coverage column '–' without data and hits/total with
 a waves/fcov/*.txt file (a malformed line reported and skipped), the holes in the report, a run
-in no testplan and a run of another block named."""
+in no testplan and a run of another block named, the code coverage text and lcov link."""
 import os
 import subprocess
 import sys
@@ -43,9 +43,12 @@ with tempfile.TemporaryDirectory() as d:
     waves = os.path.join(d, "w")
     os.mkdir(waves)
 
+    covtext = os.path.join(d, "coverage.txt")
+
     def run():
         p = subprocess.run([sys.executable, tool, "--jobs", jobs, "--waves", waves, "--plans", plans,
-                            "--report", os.path.join(waves, "report"), "--wavedrom", ""],
+                            "--report", os.path.join(waves, "report"), "--wavedrom", "",
+                            "--coverage-text", covtext],
                            capture_output=True, text=True)
         return p.returncode, p.stdout, p.stderr
 
@@ -60,6 +63,12 @@ with tempfile.TemporaryDirectory() as d:
     check("blk_other (block zzz) in the blk testplan" in out, "the run of another block")
     check("1 passed in every seed, 1 failing, 1 not run" in out, "the sign-off line")
 
+    with open(os.path.join(waves, "report", "index.html")) as f:
+        check("Not measured in this run" in f.read(), "code coverage: no data, not said")
+    with open(covtext, "w") as f:
+        f.write("coverage: FAIL ps_router toggle 92.62% < 95%\n")
+    os.makedirs(os.path.join(waves, "coverage", "html"))
+    open(os.path.join(waves, "coverage", "html", "index.html"), "w").close()
     os.mkdir(os.path.join(waves, "fcov"))
     with open(os.path.join(waves, "fcov", "r1.txt"), "w") as f:
         f.write("# block bin hits\nblk b1 3\nblk b2 0\nblk b3\n")
@@ -75,6 +84,8 @@ with tempfile.TemporaryDirectory() as d:
     check("<td class='bad'>b3</td>" in page, "the hole b3 in the report")
     check("FAIL blk cycle 7 x DUT 0x1 expected 0x0 seed 2" in page, "the FAIL line in the report")
     check("WaveDrom not found" in err, "no WaveDrom: said")
+    check("coverage: FAIL ps_router toggle 92.62% &lt; 95%" in page, "code coverage text in the report")
+    check("href='../coverage/html/index.html'" in page, "the lcov report's link")
 
 if fails:
     print(f"test_signoff: {fails} check(s) failed")
