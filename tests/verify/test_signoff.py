@@ -28,7 +28,8 @@ with tempfile.TemporaryDirectory() as d:
         f.write('{"block": "blk", "description": "a block", "testpoints": ['
                 '{"name": "tp_a", "description": "a", "runs": ["^blk_n[0-9]+$"], "bins": ["b1", "b2", "b3"]},'
                 '{"name": "tp_b", "description": "b", "runs": ["blk_soak"], "tests": ["t"]},'
-                '{"name": "tp_c", "description": "c", "runs": ["blk_other"], "bins": ["c1"]}]}')
+                '{"name": "tp_c", "description": "c", "runs": ["blk_other"], "bins": ["c1"]},'
+                '{"name": "tp_d", "description": "d", "runs": [], "tests": ["lint_blk"]}]}')
     with open(os.path.join(plans, "idle.json"), "w") as f:
         f.write('{"block": "idle", "description": "no run", "testpoints": ['
                 '{"name": "tp", "description": "d", "runs": ["idle_run"]}]}')
@@ -61,7 +62,9 @@ with tempfile.TemporaryDirectory() as d:
     check("idle." not in out and "not shown: idle" in out, "the block without a run")
     check("runs in no testplan: stray" in out, "the stray run")
     check("blk_other (block zzz) in the blk testplan" in out, "the run of another block")
-    check("1 passed in every seed, 1 failing, 1 not run" in out, "the sign-off line")
+    check(lines.get("blk.tp_d", "").split()[1:3] == ["CTEST", "0/0"], f"tp_d: {lines.get('blk.tp_d')}")
+    check("1 passed in every seed, 1 failing, 1 not run, 1 covered by CTest tests only" in out,
+          f"the sign-off line: {[l for l in out.splitlines() if 'testpoints:' in l]}")
 
     with open(os.path.join(waves, "report", "index.html")) as f:
         check("Not measured in this run" in f.read(), "code coverage: no data, not said")
