@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The RTL verification run: installs what is missing, builds (Release), runs every registered
 # co-simulation with its default settings, writes one FST per run to waves/ and ends with a
-# summary table per block. Exit status: 0 all passed, 1 a cosim failed (or, with --coverage, an
-# RTL module is below 95 % line or toggle coverage), 2 usage, 3 build (or Slurm submission) error.
+# summary table per block, then the sign-off table against the testplans (docs/testplans/) and
+# the HTML report waves/report/index.html (scripts/verify_report.py). Exit status: 0 all
+# passed, 1 a cosim failed (or, with --coverage, an RTL module is below 95 % line or toggle
+# coverage), 2 usage, 3 build (or Slurm submission) error.
 #
 #   bash scripts/verify.sh [--long] [--coverage] [--seed S] [--seeds K] [-j N] [--junit FILE]
 #                          [--only REGEX] [--rtl DIR] [--waves DIR] [--build DIR] [--no-deps]
