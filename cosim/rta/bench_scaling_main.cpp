@@ -2,10 +2,16 @@
 // for cosim/rta/bench_scaling.sh. No C model, no compare: each cycle new random words on every
 // input port and a new random bitmap, then eval(). Prints cycles/s and PE-cycles/s (CPU time).
 // Build defines: BENCH_TOP (Vrta_ring / Vrta_torus2d), BENCH_HDR, BENCH_PES, BENCH_TORUS (0/1),
-// BENCH_BITMAP_BITS.
+// BENCH_BITMAP_BITS; BENCH_WAVE 1 (a model built with --trace-fst): every cycle is dumped to the
+// FST file argv[2], and the wall-clock rates are printed too (with --trace-threads the writer's
+// thread adds CPU time that the wall clock does not see).
 #include BENCH_HDR
 #include "verilated.h"
+#if BENCH_WAVE
+#include "verilated_fst_c.h"
+#endif
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -46,10 +52,21 @@ int main(int argc, char** argv) {
   double secs = argc > 1 ? atof(argv[1]) : 2.0;
   auto ctx = std::make_unique<VerilatedContext>();
   auto m = std::make_unique<BENCH_TOP>(ctx.get());
+#if BENCH_WAVE
+  ctx->traceEverOn(true);
+  auto fst = std::make_unique<VerilatedFstC>();
+  m->trace(fst.get(), 99);
+  fst->open(argc > 2 ? argv[2] : "bench.fst");
+  if (!fst->isOpen()) {
+    fprintf(stderr, "bench: cannot write %s\n", argc > 2 ? argv[2] : "bench.fst");
+    return 4;
+  }
+#endif
   const int pe_bits = BENCH_PES * 32;
   uint32_t sink = 0;
   long cycles = 0;
   clock_t t0 = clock(), t1;
+  const auto w0 = std::chrono::steady_clock::now();
   for (;;) {
     for (int k = 0; k < 64; k++) {
       fill(m->bitmap_i, BENCH_BITMAP_BITS);
@@ -60,15 +77,23 @@ int main(int argc, char** argv) {
       fill(m->d_i, pe_bits);
 #endif
       m->eval();
+#if BENCH_WAVE
+      fst->dump((uint64_t)(cycles + k));
+#endif
       sink ^= m->l_o[0] ^ m->r_o[(pe_bits / 32) - 1];
     }
     cycles += 64;
     t1 = clock();
     if ((double)(t1 - t0) / CLOCKS_PER_SEC >= secs) break;
   }
+#if BENCH_WAVE
+  fst->close();  // the writer thread's backlog counts
+#endif
   double t = (double)(t1 - t0) / CLOCKS_PER_SEC;
-  printf("pes %d cycles %ld cpu %.3f s cycles/s %.4g PE-cycles/s %.4g (sink %08x)\n", BENCH_PES,
-         cycles, t, cycles / t, cycles * (double)BENCH_PES / t, sink);
+  double w = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+  printf("pes %d cycles %ld cpu %.3f s cycles/s %.4g PE-cycles/s %.4g wall %.3f s wall-cycles/s %.4g"
+         " (sink %08x)\n", BENCH_PES, cycles, t, cycles / t, cycles * (double)BENCH_PES / t, w,
+         cycles / w, sink);
   m->final();
   return 0;
 }
