@@ -155,7 +155,7 @@ module ps_network #(
 
   localparam logic [2*N-1:0] RingStraps = ring_straps();
   localparam bit NOk        = N >= 2 && N <= 256 && (N & (N - 1)) == 0;
-  localparam bit MemWordsOk = MemWords >= N && MemWords <= 32768 && (MemWords & (MemWords - 1)) == 0;
+  localparam bit MemWordsOk = MemWords >= N && MemWords <= 32768;
   localparam bit WidthOk    = Width >= 2 && Width <= 32;
   localparam bit ParamsOk   = NOk && MemWordsOk && WidthOk;
 
@@ -279,7 +279,7 @@ module ps_network #(
 `else
     $error(
 `endif
-      "ps_network: MemWords outside its verified range: a power of two in [N, 32768]");
+      "ps_network: MemWords outside its verified range: [N, 32768]");
   end
   if (!WidthOk) begin : g_bad_width
 `ifdef __ICARUS__

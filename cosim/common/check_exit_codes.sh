@@ -5,7 +5,9 @@
 #     not set SYSTEMC_DISABLE_COPYRIGHT_MESSAGE (run with env -u): the harness turns it off;
 #   - an unwritable --wave (and, for cosim_recon_system, --out, --png, --json): exit 4 and one
 #     line on stderr, before anything is written;
-#   - an unknown option: exit 2 and one line on stderr.
+#   - an unknown option, a wave window without --wave or backwards, a window in a SystemC harness:
+#     exit 2 and one line on stderr;
+#   - --wave-from 40 --wave-to 50: the wave holds only those cycles' times (80 .. 101).
 # usage: check_exit_codes.sh <cosim executable>...
 set -u
 [ $# -ge 1 ] || { echo "usage: $0 <cosim executable>..." >&2; exit 2; }
@@ -56,6 +58,22 @@ for exe in "$@"; do
   expect 4 "$name --wave /nonexistent/x.fst" "$exe" "${args[@]}" --wave /nonexistent/x.fst
   expect 4 "$name --wave <a directory>" "$exe" "${args[@]}" --wave "$tmp"
   expect 2 "$name --no-such-option 1" "$exe" "${args[@]}" --no-such-option 1
+  expect 2 "$name --wave-to 5 (without --wave)" "$exe" "${args[@]}" --wave-to 5
+  if ldd "$exe" 2>/dev/null | grep -q libsystemc; then
+    expect 2 "$name --wave-from 5 (SystemC: no window)" "$exe" "${args[@]}" --wave "$tmp/w.fst" --wave-from 5
+  else
+    expect 2 "$name --wave-from 9 --wave-to 5" "$exe" "${args[@]}" --wave "$tmp/w.fst" --wave-from 9 --wave-to 5
+    # The window: only times of cycles 40 .. 50 (2c, 2c + 1) are in the wave.
+    checks=$((checks + 1))
+    "$exe" "${args[@]}" --cycles 100 --quiet --wave "$tmp/win.fst" --wave-from 40 --wave-to 50 \
+      >/dev/null 2>&1
+    times=$(fst2vcd -f "$tmp/win.fst" 2>/dev/null | sed -n 's/^#\([0-9]*\)$/\1/p' | sort -n)
+    first=$(head -1 <<<"$times") last=$(tail -1 <<<"$times")
+    if [ -z "$times" ] || [ "$first" -lt 80 ] || [ "$last" -gt 101 ]; then
+      fail "$name --wave-from 40 --wave-to 50: the wave's times are ${first:-none} .. ${last:-none}, expected within 80 .. 101"
+    fi
+    rm -f "$tmp/win.fst" "$tmp/w.fst"
+  fi
   if [ "$name" = cosim_recon_system ]; then
     for opt in out png json; do
       expect 4 "$name --$opt /nonexistent/x" "$exe" "${args[@]}" --$opt /nonexistent/x
