@@ -10,9 +10,11 @@ A plan (one per block; format in docs/verification.md, "Testplans"):
      "testpoints": [{"name": "ring_sizes", "description": "...", "milestone": "V1",
                      "runs": ["^rta_ring_n[0-9]+$", "rta_ring_n16_soak"],
                      "tests": ["^cosim_rta_ring_n[0-9]+$", "tb_rta_ring_icarus"],
-                     "bins": ["bitmap_srta", "bitmap_arta"]}]}
+                     "bins": ["bitmap_srta", "bitmap_arta"],
+                     "unreachable": {"bitmap_arta": "why no stimulus can hit it"}}]}
 A run or test entry that starts with '^' is a regular expression (re.search), any other an exact
-name. Every entry must match at least one registered run (cosim_runs.list) or CTest test; every
+name. `unreachable` maps bins of the testpoint that no stimulus can hit to the reason (the functional
+coverage check, scripts/fcov_check.py, accepts them as holes). Every entry must match at least one registered run (cosim_runs.list) or CTest test; every
 registered run must be matched by some testpoint. Exit status: 0 the plans pass, 1 a plan fails a
 check (one line per problem: "testplan: <file>: <what>"), 2 usage, 4 a file that cannot be read.
 """
@@ -24,7 +26,7 @@ import sys
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 PLAN_KEYS = {"block", "description", "testpoints"}
-POINT_KEYS = {"name", "description", "milestone", "runs", "tests", "bins"}
+POINT_KEYS = {"name", "description", "milestone", "runs", "tests", "bins", "unreachable"}
 
 
 class PlanError(Exception):
@@ -98,6 +100,14 @@ def validate(plan, stem):
                 raise PlanError(f"{where}: bin '{b}' is not an identifier")
         if len(set(bins)) != len(bins):
             raise PlanError(f"{where}: a bin appears twice")
+        unreachable = tp.get("unreachable", {})
+        if not isinstance(unreachable, dict):
+            raise PlanError(f"{where}: 'unreachable' must be an object {{bin: reason}}")
+        for b, why in unreachable.items():
+            if b not in bins:
+                raise PlanError(f"{where}: unreachable bin '{b}' is not one of its bins")
+            if not isinstance(why, str) or not why.strip():
+                raise PlanError(f"{where}: unreachable bin '{b}' has no reason")
     return plan
 
 

@@ -2,9 +2,12 @@
 # The RTL verification run: installs what is missing, builds (Release), runs every registered
 # co-simulation with its default settings, writes one FST per run to waves/ and ends with a
 # summary table per block, then the sign-off table against the testplans (docs/testplans/) and
-# the HTML report waves/report/index.html (scripts/verify_report.py). Exit status: 0 all
-# passed, 1 a cosim failed (or, with --coverage, an RTL module is below 95 % line or toggle
-# coverage), 2 usage, 3 build (or Slurm submission) error.
+# the HTML report waves/report/index.html (scripts/verify_report.py). Every run writes its
+# functional coverage bins to waves/fcov/<run>[_s<seed>].txt (PINET_FCOV_FILE,
+# cosim/common/fcov.h); scripts/fcov_check.py prints them per block against the testplans' bins.
+# Exit status: 0 all passed, 1 a cosim failed (or, with --coverage, an RTL module is below 95 %
+# line or toggle coverage, or a planned functional coverage bin of a block that ran was never
+# hit and is not listed as unreachable), 2 usage, 3 build (or Slurm submission) error.
 #
 #   bash scripts/verify.sh [--long] [--coverage] [--seed S] [--seeds K] [-j N] [--junit FILE]
 #                          [--only REGEX] [--rtl DIR] [--waves DIR] [--build DIR] [--no-deps]
@@ -18,7 +21,8 @@
 # --coverage   build the cosims with Verilator line+toggle coverage (separate build dir), print
 #              coverage per run and per RTL module (every one must reach 95 % line and toggle;
 #              code marked coverage_off is listed with its reason) and write annotated sources
-#              to waves/coverage/<run>/ and an HTML report to waves/coverage/html/
+#              to waves/coverage/<run>/ and an HTML report to waves/coverage/html/; and fail
+#              on a functional coverage hole (without --coverage the holes are only printed)
 # --seed S     run every cosim with seed S instead of its default
 # --seeds K    run every cosim with K seeds: S, S+1, ..., S+K-1 (S = --seed, else 1); one row and
 #              one wave (<run>_s<seed>.fst) per run and seed
@@ -163,6 +167,7 @@ mkdir -p "$waves"
 [ $coverage -eq 1 ] && rm -rf "$waves/coverage" && mkdir -p "$waves/coverage"
 # Functional coverage files of this run only (scripts/verify_report.py reads waves/fcov/*.txt).
 rm -rf "$waves/fcov"
+mkdir -p "$waves/fcov"
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 
 # The GTKWave save file of a run: waves/<run>.gtkw, else the longest prefix of the run's name
@@ -225,15 +230,22 @@ job_cov() {
   echo "$waves/coverage/$cov.dat"
 }
 
+# job_fcov I: the functional coverage file of job I (cosim/common/fcov.h).
+job_fcov() {
+  local f=${job_name[$1]}
+  [ -n "$nseeds" ] && f+="_s${job_seed[$1]}"
+  echo "$waves/fcov/$f.txt"
+}
+
 # run_job I: runs job I; its output, exit status and seconds go to $tmp/I.{out,rc,secs}.
 run_job() {
   local i=$1 start=$EPOCHREALTIME rc=0 cmd cov
   job_argv "$i"
   cov=$(job_cov "$i")
   if [ $coverage -eq 1 ]; then
-    PINET_COVERAGE_FILE=$cov "${cmd[@]}" >"$tmp/$i.out" 2>&1 || rc=$?
+    PINET_FCOV_FILE=$(job_fcov "$i") PINET_COVERAGE_FILE=$cov "${cmd[@]}" >"$tmp/$i.out" 2>&1 || rc=$?
   else
-    "${cmd[@]}" >"$tmp/$i.out" 2>&1 || rc=$?
+    PINET_FCOV_FILE=$(job_fcov "$i") "${cmd[@]}" >"$tmp/$i.out" 2>&1 || rc=$?
   fi
   echo $rc >"$tmp/$i.rc"
   awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }' >"$tmp/$i.secs"
@@ -433,6 +445,16 @@ if [ $coverage -eq 1 ]; then
   # Fails (exit 1) when an RTL module is below 95 % line or toggle coverage.
   python3 scripts/coverage_report.py "$waves/coverage" | tee -a "$summary" "$tmp/coverage.txt" || failed=1
 fi
+
+# Functional coverage of the blocks that ran against the testplans' bins (scripts/fcov_check.py):
+# printed always; with --coverage a hole (a planned bin never hit, not listed as unreachable)
+# fails the run.
+echo
+fcov_blocks=$(for ((i = 0; i < njobs; i++)); do cut -d'|' -f2 "$tmp/$i.verdict"; done | grep -v '^?$' | sort -u | paste -sd, -)
+fcov_args=(--fcov "$waves/fcov" --blocks "$fcov_blocks")
+[ $coverage -eq 1 ] && fcov_args+=(--strict)
+python3 scripts/fcov_check.py "${fcov_args[@]}" | tee -a "$summary"
+[ "${PIPESTATUS[0]}" -eq 0 ] || failed=1
 
 # The sign-off table against the testplans (docs/testplans/), appended to the summary, and the
 # HTML report (scripts/verify_report.py): one line per run and seed for it.

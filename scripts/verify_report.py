@@ -12,10 +12,11 @@ JOBS.tsv (written by verify.sh, one line per run and seed, tab-separated): run, 
 FAIL, ERROR), block, seed, cycles, wave, result line, reproducing command, the re-run alone's
 verdict, the mismatch window (PINET_MISMATCH_JSON, cosim/common/mismatch_window.h), save file.
 
-Functional coverage (written by the harnesses, later): DIR/fcov/*.txt, lines "<block> <bin>
-<hits>" ('#' starts a comment), summed over the files. A block with no such line has its column
-"–" (not yet measured); otherwise a testpoint shows hits/total over its bins, and the report lists
-the bins never hit. Exit status: 0, 2 usage, 4 the report cannot be written (the table is printed
+Functional coverage (written by the harnesses, cosim/common/fcov.h): DIR/fcov/*.txt, lines
+"<block> <bin> <hits>" ('#' starts a comment), summed over the files. A block with no such line has
+its column "–" (not yet measured); otherwise a testpoint shows hits/total over its bins, and the
+report lists the bins never hit (a bin the testpoint lists as unreachable, with its reason, is not
+a hole; scripts/fcov_check.py judges the holes). Exit status: 0, 2 usage, 4 the report cannot be written (the table is printed
 first in any case).
 """
 import argparse
@@ -84,7 +85,8 @@ def signoff_rows(plans, jobs, fcov):
             elif block not in fcov:
                 cov = DASH
             else:
-                holes = [b for b in bins if fcov[block].get(b, 0) == 0]
+                why = tp.get("unreachable", {})
+                holes = [b for b in bins if fcov[block].get(b, 0) == 0 and b not in why]
                 cov = f"{len(bins) - len(holes)}/{len(bins)}"
             # CTEST: a testpoint covered by CTest tests only, no cosim run of verify.sh
             status = ("CTEST" if not tp.get("runs") else "NOT RUN" if not mine

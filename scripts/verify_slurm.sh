@@ -44,8 +44,8 @@ TASK
   for ((i = 0; i < njobs; i++)); do
     job_argv "$i"
     {
-      printf 'exec '
-      [ "$coverage" -eq 1 ] && printf 'env PINET_COVERAGE_FILE=%q ' "$(job_cov "$i")"
+      printf 'exec env PINET_FCOV_FILE=%q ' "$(job_fcov "$i")"
+      [ "$coverage" -eq 1 ] && printf 'PINET_COVERAGE_FILE=%q ' "$(job_cov "$i")"
       printf '%q ' "${cmd[@]}"
       echo
     } >"$tmp/$i.cmd"

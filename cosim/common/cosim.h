@@ -53,6 +53,7 @@
 #include "pinet/exit_codes.h"
 #include "pinet/rng.h"
 #include "mismatch_window.h"  // PINET_MISMATCH_JSON: the values around the first mismatch
+#include "fcov.h"             // PINET_FCOV_FILE: functional coverage bins, written on PASS
 
 namespace pinet {
 namespace cosim {
@@ -229,6 +230,7 @@ class Options {
     if (!wave_.empty() && !check_output("wave", wave_)) return false;
     for (const std::string &name : outputs_)
       if (!strings_[name].empty() && !check_output(name, strings_[name])) return false;
+    if (fcov().on() && !check_output("coverage file (PINET_FCOV_FILE)", fcov().path(), false)) return false;
 #if VM_COVERAGE
     const char *cov = std::getenv("PINET_COVERAGE_FILE");
     if (!check_output("coverage file (PINET_COVERAGE_FILE)", cov ? cov : "coverage.dat", false))
@@ -389,6 +391,12 @@ class Scoreboard {
       return PINET_EXIT_FAIL;
     }
     std::printf("PASS %s matched %" PRIu64 " cycles seed %" PRIu64 "\n", block_.c_str(), matched_, seed_);
+    if (fcov().on()) {  // functional coverage (fcov.h): a passing run's only
+      const std::string why = write_output(fcov().path(), [this](const std::string &p) {
+        return fcov().write_to(p, block_, seed_);
+      });
+      if (!why.empty()) file_error(block_, "PINET_FCOV_FILE '" + fcov().path() + "': " + why);
+    }
     return late_file_status();
   }
 
