@@ -13,8 +13,13 @@
 //      after done reads back the image (and 2 guard words each side; one run in eight the whole
 //      memory) of every PE.
 //   While a collective runs the local ports carry random writes (ignored while busy, which is
-//   checked); now and then a command arrives while busy (err_o = busy, the run goes on) or the
-//   reset aborts the run (the memories keep what was written). Between runs (not before the
+//   checked); now and then a command arrives while busy (err_o = busy, the run goes on; half of
+//   them valid commands, placed in a setup cycle, a transfer cycle, a step's last word or the
+//   run's last word), the reset aborts the run (the memories keep what was written), or (with
+//   --link-fault 1) the host drives a word on the host link in a cycle where the schedule has
+//   none: a corrupted link word, which router 0's link check must answer with err_o = LINK
+//   (sticky; the run goes on). One run in eight the next command comes in the done cycle (back
+//   to back, the image not read back in between). Between runs (not before the
 //   first), now and then a few reads, a reset, or a bad command: an op the RTL does not run
 //   (custom, 9 .. 15), M = 0, M not a multiple of the quantum, an image that does not fit the
 //   memory.
@@ -27,8 +32,9 @@
 // all), --fast F (cmd_fast_i: 0 the paper's schedules, 1 the fast ones, 2 a coin per command;
 // the fast ones are rtl_runs_fast's, the C model's pinet_shuffle_build_fast), --words M,
 // --max-words W (cap of the random M), --runs R (stop after R collectives; --cycles stays the
-// cap), --bad 0 (no bad commands), --disturb 0 (no command while busy, no reset), --compare 0
-// (drive only, no checking: a speed baseline).
+// cap), --bad 0 (no bad commands), --disturb 0 (no command while busy, no reset), --link-fault 0
+// (no corrupted host-link words), --compare 0 (drive only, no checking: a speed baseline).
+// Functional coverage (PINET_FCOV_FILE, cosim/common/fcov.h): NetworkChecker's bins.
 // Not --quiet: a statistics line, and per op "bench ..." lines (bench_ps_network.sh).
 #include <chrono>
 #include <cinttypes>
@@ -59,6 +65,7 @@ struct RunConfig {
   bool compare = true;
   bool bad = true;
   bool disturb = true;  // commands while busy, resets between runs and in the middle
+  bool link_fault = true;  // corrupted host-link words during runs
 };
 
 template <class Model>
@@ -104,6 +111,12 @@ class NetworkRun {
   bool step() {
     in_.host_valid = host_pending_;
     in_.host_data = host_pending_ ? host_img_[host_pending_addr_] : 0;
+    in_.host_fault = false;
+    if (fault_pending_ && !host_pending_ && in_.rst_n && chk_.running()) {  // a stray host word
+      in_.host_valid = in_.host_fault = true;
+      in_.host_data = rnd32();
+      fault_pending_ = false;
+    }
     pc::drive_inputs(sim_.dut(), cfg_.pes, in_);
     sim_.dut().eval();  // (not dumped: the waveform shows the inputs from the falling edge on)
     pc::read_outputs(sim_.dut(), cfg_.pes, &out_);
@@ -243,15 +256,34 @@ class NetworkRun {
     bad_++;
   }
 
+  // A run cycle (begin: the steps' setup cycles B_s, then T): one time in five any, else one of
+  // a phase chosen at random: the first setup cycle, a later step's setup cycle, a transfer
+  // cycle inside a step, a step's last word, the run's last word.
+  uint64_t pick_cycle(const std::vector<uint64_t> &begin) {
+    if (begin.size() < 2) return 0;
+    const uint64_t total = begin.back();
+    const uint32_t s = rnd(begin.size() - 1);
+    const uint64_t b = begin[s], e = begin[s + 1];  // step s: setup b, transfers b + 1 .. e - 1
+    switch (rnd(6)) {
+      case 0: return 0;
+      case 1: return b;
+      case 2: return e - b > 2 ? b + 1 + rnd(e - b - 2) : b;
+      case 3: return e - 1;
+      case 4: return total - 1;
+      default: return rnd(total + 1);
+    }
+  }
+
   // The first run starts right after the fill, in cycle MemWords + 1 whatever the seed (the save
   // files, waves/ps_network_n<N>.gtkw, open there): no reads, bad command or reset before it, and
   // no image load (the fill has just written random words everywhere, the checker's shadow
   // memories included). Later runs do all of it.
   void one_run() {
-    const bool first = first_run_;
-    first_run_ = false;
+    const bool chained = chained_;  // this run's first command comes in the done cycle
+    const bool first = first_run_ || chained;
+    first_run_ = chained_ = false;
     for (uint32_t k = first ? 0 : rnd(3); k > 0 && !stop(); k--) read_word(rnd(cfg_.mem_words));
-    for (uint32_t k = !first && cfg_.bad && rnd(4) == 0 ? 1 + rnd(3) : 0; k > 0 && !stop(); k--)
+    for (uint32_t k = (!first || chained) && cfg_.bad && rnd(4) == 0 ? 1 + rnd(3) : 0; k > 0 && !stop(); k--)
       bad_command();
     // A reset between runs: status cleared, memories kept.
     if (!first && cfg_.disturb && rnd(16) == 0) {
@@ -263,8 +295,9 @@ class NetworkRun {
     const bool fast = choose_fast();
     const uint32_t op = choose_op(fast);
     const uint32_t words = choose_words(op, fast);
-    // The image anywhere, one run in eight right at the end of the memory.
-    const uint32_t base = rnd(8) == 0 ? cfg_.mem_words - words : rnd(cfg_.mem_words - words + 1);
+    // The image anywhere, one run in eight right at the end of the memory, one in eight at 0.
+    const uint32_t where = rnd(8);
+    const uint32_t base = where == 0 ? cfg_.mem_words - words : where == 1 ? 0 : rnd(cfg_.mem_words - words + 1);
     for (uint32_t a = base; a < base + words && !first && !stop(); a++) load_word(a);
     host_img_.resize(words);
     for (auto &w : host_img_) w = rnd32();
@@ -272,12 +305,35 @@ class NetworkRun {
 
     // How long the run takes (for placing the rare disturbances): the C model's T.
     uint64_t total = 0;
+    std::vector<uint64_t> begin;  // the steps' setup cycles B_s, then T
     pinet_shuffle_schedule *sched = nullptr;
-    if (pc::rtl_build(&sched, op, cfg_.pes, words, fast) == PINET_OK)
+    if (pc::rtl_build(&sched, op, cfg_.pes, words, fast) == PINET_OK) {
       pinet_shuffle_cycle_total(sched, &total);
+      begin.resize(pinet_shuffle_schedule_step_count(sched));
+      for (uint32_t s = 0; s < begin.size(); s++) pinet_shuffle_cycle_step_start(sched, s, &begin[s]);
+      begin.push_back(total);
+    }
     pinet_shuffle_schedule_free(sched);
-    const uint64_t abort_at = cfg_.disturb && rnd(16) == 0 ? rnd(total + 1) : UINT64_MAX;
-    const uint64_t busy_at = cfg_.disturb && rnd(4) == 0 ? rnd(total + 1) : UINT64_MAX;
+    // The reset aborting the run, a command while busy (half of them valid ones: the same
+    // command, or another that would be accepted when idle) and the corrupted host word come
+    // at a random cycle or in a phase of the run.
+    const uint64_t abort_at = cfg_.disturb && rnd(16) == 0 ? pick_cycle(begin) : UINT64_MAX;
+    uint64_t busy_at = cfg_.disturb && rnd(4) == 0 ? rnd(total + 1) : UINT64_MAX;
+    const bool busy_valid = busy_at != UINT64_MAX && begin.size() > 1 && rnd(2) == 0;
+    if (busy_valid) busy_at = pick_cycle(begin);
+    uint32_t busy_op = op, busy_words = words, busy_base = base;
+    bool busy_fast = fast;
+    if (busy_valid && rnd(2) == 0) {
+      busy_fast = choose_fast();
+      busy_op = rnd(pc::kNumOps);
+      busy_words = cfg_.words != 0 ? cfg_.words : choose_words(busy_op, busy_fast);
+      if (words_ok(busy_op, busy_words, busy_fast)) {
+        busy_base = rnd(cfg_.mem_words - busy_words + 1);
+      } else {
+        busy_op = op, busy_words = words, busy_fast = fast;
+      }
+    }
+    const uint64_t fault_at = cfg_.link_fault && rnd(16) == 0 ? pick_cycle(begin) : UINT64_MAX;
 
     in_.start = true;
     in_.fast = fast;
@@ -298,12 +354,19 @@ class NetworkRun {
     // (Without the checker the DUT's done_o ends the run; in cycle 0 it shows the new run's 0.)
     for (uint64_t t = 0; !stop() && (cfg_.compare ? chk_.running() : (t == 0 || !out_.done)); t++) {
       noise();
-      if (t == busy_at) {  // a command while busy: refused, the run goes on
+      if (t == busy_at && busy_valid) {  // a valid command while busy: refused all the same
+        in_.start = true;
+        in_.fast = busy_fast;
+        in_.op = busy_op;
+        in_.words = busy_words;
+        in_.base = busy_base;
+      } else if (t == busy_at) {  // a command while busy: refused, the run goes on
         in_.start = true;
         in_.op = rnd(16);
         in_.words = rnd32();
         in_.base = rnd32();
       }
+      if (t == fault_at) fault_pending_ = true;  // the next cycle without a host word
       if (t == abort_at) {
         in_.rst_n = false;
         std::fill(in_.lcl_we.begin(), in_.lcl_we.end(), 0);
@@ -313,7 +376,14 @@ class NetworkRun {
       step();
       if (aborted) break;
     }
+    fault_pending_ = false;
     if (stop()) return;
+    // One run in eight (of a run not cut short, not counted by --runs) the next command comes
+    // in the done cycle, back to back: no read-back in between.
+    if (!aborted && cfg_.runs == 0 && rnd(8) == 0) {
+      chained_ = true;
+      return;
+    }
     // Read the image back with two guard words on each side, or (one run in eight) everything.
     uint32_t lo = base >= 2 ? base - 2 : 0;
     uint32_t hi = std::min(cfg_.mem_words, base + words + 2);
@@ -335,9 +405,9 @@ class NetworkRun {
       for (uint32_t op = 0; op < pc::kNumOps; op++)
         std::printf(" %s %" PRIu64, pc::op_name(op), chk_.stats(op).runs);
       std::printf("; refused commands %" PRIu64 " (while busy %" PRIu64
-                  "), aborted by reset %" PRIu64 ", words moved %" PRIu64
+                  "), aborted by reset %" PRIu64 ", corrupted host-link words %" PRIu64 ", words moved %" PRIu64
                   ", memory words read back %" PRIu64 "\n",
-                  chk_.refused(), chk_.busy_refused(), chk_.aborted(), chk_.words_moved(),
+                  chk_.refused(), chk_.busy_refused(), chk_.aborted(), chk_.link_faults(), chk_.words_moved(),
                   chk_.mem_reads());
       if (cfg_.fast != 0)
         std::printf("cosim %s: runs of a fast schedule (cmd_fast_i = 1; ps_cosim.h rtl_runs_fast) "
@@ -375,6 +445,8 @@ class NetworkRun {
   uint32_t run_op_ = 0;
   bool measuring_ = false;
   bool first_run_ = true;
+  bool chained_ = false;        // the next command in the done cycle
+  bool fault_pending_ = false;  // drive a stray host word in the next cycle without one
   uint64_t rtl_cycles_[pc::kNumOps];
   double secs_ = 0;
 };
@@ -402,6 +474,8 @@ int main(int argc, char **argv) {
   opt.add_int("compare", 1, "1: check every output every cycle; 0: drive only (speed baseline)");
   opt.add_int("bad", 1, "1: bad commands between runs; 0: none");
   opt.add_int("disturb", 1, "1: commands while busy, resets (also aborting runs); 0: none");
+  opt.add_int("link-fault", 1,
+              "1: now and then a stray word on the host link during a run (err_o = LINK); 0: none");
   RunConfig cfg;
   std::string err;
   if (!pc::take_fault_option(&argc, argv, &cfg.fault, &err)) {
@@ -428,8 +502,9 @@ int main(int argc, char **argv) {
         "upload, ring-exchange) or 255");
     return opt.exit_code();
   }
-  if (opt.get("compare") > 1 || opt.get("bad") > 1 || opt.get("disturb") > 1) {
-    opt.reject("--compare, --bad and --disturb must be 0 or 1");
+  if (opt.get("compare") > 1 || opt.get("bad") > 1 || opt.get("disturb") > 1 ||
+      opt.get("link-fault") > 1) {
+    opt.reject("--compare, --bad, --disturb and --link-fault must be 0 or 1");
     return opt.exit_code();
   }
   if (opt.get("fast") > 2) {
@@ -448,6 +523,7 @@ int main(int argc, char **argv) {
   cfg.compare = opt.get("compare") == 1;
   cfg.bad = opt.get("bad") == 1;
   cfg.disturb = opt.get("disturb") == 1;
+  cfg.link_fault = opt.get("link-fault") == 1;
   if (cfg.words != 0) {  // the fixed M must suit the chosen op (or at least one op)
     bool any = false;
     for (uint32_t op = 0; op < pc::kNumOps; op++) {
@@ -466,7 +542,7 @@ int main(int argc, char **argv) {
       return opt.exit_code();
     }
   }
-  if (!cfg.compare) cfg.bad = cfg.disturb = false;
+  if (!cfg.compare) cfg.bad = cfg.disturb = cfg.link_fault = false;
   switch (cfg.pes) {
 #define RUN_CASE(n, words) \
   case n:                    \

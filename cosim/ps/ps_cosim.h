@@ -9,6 +9,10 @@
 //   memories take the C model's memories at the end of every run, so the local port reads check
 //   every memory word the run was meant to leave. Expected error codes come from the C model's
 //   own validation (rtl_quantum / rtl_build below) plus the RTL's memory rule.
+//   It also records the functional coverage of the network (fcov.h, bins named in
+//   docs/testplans/ps_network.json and docs/verification.md "Functional coverage"): op x
+//   schedule x N, memory-size class x base, refusal kind x op, a valid command in each phase of
+//   a running collective, back-to-back commands, resets mid-run, every err_o code, link faults.
 // - Port access for any Verilated width (CData .. QData, VlWide<W>).
 // - The hidden --inject-fault CYCLE option (removed from argv before Options::parse, so --help
 //   does not list it): the checker flips bit 0 of the first expected value it compares in that
@@ -48,6 +52,11 @@ enum PsErr : uint32_t {
 };
 constexpr uint32_t kNumOps = 8;   // bcast .. ring-exchange: what the RTL runs
 constexpr uint32_t kOpAll = 255;  // --op default: every collective
+
+inline const char *err_name(uint32_t e) {
+  static const char *const names[] = {"ok", "bad_op", "words_0", "memory", "quantum", "busy", "link"};
+  return e <= kErrLink ? names[e] : "unknown";
+}
 
 inline const char *op_name(uint32_t op) {
   const char *s =
@@ -165,6 +174,10 @@ struct NetIn {
   std::vector<uint32_t> lcl_wdata;  // N
   bool host_valid = false;
   uint32_t host_data = 0;
+  // A corrupted host-link word: the host drives host_valid_i in a cycle of a run where the
+  // schedule has no host word. Router 0's link check must answer err_o = LINK (sticky until the
+  // next accepted command; the run goes on, the word is written nowhere).
+  bool host_fault = false;
 };
 
 // Its outputs.
@@ -231,7 +244,9 @@ class NetworkChecker {
   NetworkChecker(Scoreboard &sb, uint32_t pes, uint32_t mem_words, uint64_t fault_cycle)
       : sb_(sb), pes_(pes), mem_words_(mem_words), fault_(fault_cycle), nch_(4 * pes + 2),
         shadow_((size_t)pes * mem_words, 0), known_((size_t)pes * mem_words, 0), exp_valid_(nch_),
-        exp_data_(nch_) {}
+        exp_data_(nch_) {
+    plan_coverage();
+  }
   ~NetworkChecker() { drop_model(); }
   NetworkChecker(const NetworkChecker &) = delete;
   NetworkChecker &operator=(const NetworkChecker &) = delete;
@@ -252,6 +267,9 @@ class NetworkChecker {
       take_model_memories(false);  // words written up to the last edge
       drop_model();
       aborted_++;
+      if (cov_) cover("reset_mid_run_" + phase_name(t_));
+    } else if (!in.rst_n && cov_) {
+      cover("reset_idle");
     }
     if (!compare(in, out)) return false;
     return advance(in, out);
@@ -272,6 +290,7 @@ class NetworkChecker {
   uint64_t refused() const { return refused_; }
   uint64_t busy_refused() const { return busy_refused_; }
   uint64_t aborted() const { return aborted_; }
+  uint64_t link_faults() const { return link_faults_; }
   uint64_t mem_reads() const { return mem_reads_; }
   uint64_t words_moved() const { return words_moved_; }
 
@@ -309,6 +328,10 @@ class NetworkChecker {
       std::fill(exp_valid_.begin(), exp_valid_.end(), 0);
       std::fill(exp_data_.begin(), exp_data_.end(), 0);
       exp_valid_[4 * pes_] = in.host_valid;
+      exp_data_[4 * pes_] = in.host_data;
+    }
+    if (run && in.host_fault) {  // the corrupted word passes through on the host link
+      exp_valid_[4 * pes_] = 1;
       exp_data_[4 * pes_] = in.host_data;
     }
     for (uint32_t c = 0; c < nch_; c++) {
@@ -355,14 +378,24 @@ class NetworkChecker {
     if (running()) {
       if (exp_valid_[4 * pes_ + 1]) host_seen_[out.host_addr] = exp_data_[4 * pes_ + 1];
       for (uint32_t c = 0; c < nch_; c++) words_moved_ += exp_valid_[c];
+      if (in.host_fault) {
+        err_ = kErrLink;
+        link_faults_++;
+        if (cov_) {
+          cover("link_fault_host_" + phase_name(t_));
+          cover("err_link");
+        }
+      }
       if (in.start) {
         err_ = kErrBusy;
         busy_refused_++;
+        if (cov_) cover_busy_command(in);
       }
       if (!model_ok("pinet_shuffle_cycle_clock", pinet_shuffle_cycle_clock(sim_))) return false;
       t_++;
       if (pinet_shuffle_cycle_done(sim_)) {
         done_ = true;
+        done_cycle_ = cycle_ + 1;
         take_model_memories(true);
         if (!check_host_image()) return false;
         OpStats &s = stats_[op_];
@@ -372,6 +405,7 @@ class NetworkChecker {
         s.last_cycles = t_;
         s.last_words = words_;
         if (rtl_runs_fast(op_, fast_)) fast_runs_++;
+        if (cov_ && err_ == kErrLink) cover("link_err_kept_to_done");
         drop_model();
       }
       return true;
@@ -383,6 +417,7 @@ class NetworkChecker {
         sb_.fail(cycle_, "cmodel:expected_error");
         return false;
       }
+      if (cov_) cover_idle_command(in, e);
       err_ = e;
       done_ = false;
       if (e != kErrOk) {
@@ -426,7 +461,120 @@ class NetworkChecker {
       return false;
     t_ = 0;
     host_seen_.assign(words_, 0);
+    if (cov_) {
+      const uint32_t steps = pinet_shuffle_schedule_step_count(sched_);
+      step_begin_.assign(steps + 1, 0);
+      for (uint32_t s = 0; s < steps; s++)
+        if (!model_ok("pinet_shuffle_cycle_step_start",
+                      pinet_shuffle_cycle_step_start(sched_, s, &step_begin_[s])))
+          return false;
+      if (!model_ok("pinet_shuffle_cycle_total", pinet_shuffle_cycle_total(sched_, &step_begin_[steps])))
+        return false;
+    }
     return true;
+  }
+
+  // ---- functional coverage (fcov.h) -------------------------------------------------------
+  // Bin names: docs/verification.md "Functional coverage"; the plan: docs/testplans/ps_network.json.
+  static const char *const *phases() {
+    static const char *const p[] = {"setup_first", "setup", "mid_step", "last_word", "last_word_final"};
+    return p;
+  }
+  static constexpr unsigned kPhases = 5;
+  static const char *const *size_classes() {
+    static const char *const c[] = {"quantum", "small", "large", "full"};
+    return c;
+  }
+  static const char *const *base_classes() {
+    static const char *const c[] = {"zero", "mid", "top"};
+    return c;
+  }
+  std::string op_bin(uint32_t op) const { return bin_name(op_name(op)); }
+
+  void cover(const std::string &bin) { fcov().hit(bin); }
+  void cover(const char *bin) { fcov().hit(bin); }
+
+  void plan_coverage() {
+    Fcov &f = fcov();
+    if (!cov_) return;
+    for (uint32_t op = 0; op < kNumOps; op++) {
+      const std::string o = op_bin(op);
+      for (const char *sched : {"paper", "fast"})
+        f.plan("op_" + o + "_" + sched + "_n" + std::to_string(pes_));
+      for (const char *kind : {"words_0", "memory", "quantum", "busy"})
+        f.plan(std::string("refuse_") + kind + "_" + o);
+    }
+    f.plan("refuse_bad_op_custom");
+    f.plan("refuse_bad_op_undefined");
+    for (unsigned s = 0; s < 3; s++)
+      for (unsigned b = 0; b < 3; b++)
+        f.plan(std::string("mem_") + size_classes()[s] + "_" + base_classes()[b]);
+    f.plan("mem_full_zero");
+    for (unsigned p = 0; p < kPhases; p++) {
+      f.plan(std::string("cmd_valid_in_") + phases()[p]);
+      f.plan(std::string("reset_mid_run_") + phases()[p]);
+      f.plan(std::string("link_fault_host_") + phases()[p]);
+    }
+    for (const char *b : {"cmd_invalid_while_busy", "cmd_back_to_back", "cmd_refused_in_done_cycle",
+                          "reset_idle", "link_err_cleared_by_command", "link_err_kept_to_done",
+                          "sched_paper_then_fast", "sched_fast_then_paper"})
+      f.plan(b);
+    for (uint32_t e = 0; e <= kErrLink; e++) f.plan(std::string("err_") + err_name(e));
+  }
+
+  // The phase of run cycle t of the running collective: the setup cycle of the first step or of
+  // a later one, a transfer cycle inside a step, the last transfer cycle of a step, or that of
+  // the last step.
+  std::string phase_name(uint64_t t) const {
+    const size_t steps = step_begin_.empty() ? 0 : step_begin_.size() - 1;
+    for (size_t s = 0; s < steps; s++) {
+      if (t < step_begin_[s] || t >= step_begin_[s + 1]) continue;
+      if (t == step_begin_[s]) return s == 0 ? phases()[0] : phases()[1];
+      if (t + 1 < step_begin_[s + 1]) return phases()[2];
+      return s + 1 == steps ? phases()[4] : phases()[3];
+    }
+    return "unknown";
+  }
+
+  // A command while a collective runs (refused: busy): valid (one that would be accepted when
+  // idle) in which phase, or not.
+  void cover_busy_command(const NetIn &in) {
+    cover("refuse_busy_" + op_bin(op_));
+    cover("err_busy");
+    if (expected_error(in.op, in.words, in.base, pes_, mem_words_, in.fast) == kErrOk)
+      cover("cmd_valid_in_" + phase_name(t_));
+    else
+      cover("cmd_invalid_while_busy");
+  }
+
+  // A command while idle: accepted (op x schedule x N, memory class x base, back to back,
+  // schedule changes, a LINK status cleared) or refused (kind x op).
+  void cover_idle_command(const NetIn &in, uint32_t e) {
+    const bool in_done_cycle = done_ && cycle_ == done_cycle_;
+    cover(std::string("err_") + err_name(e));
+    if (e != kErrOk) {
+      if (in_done_cycle) cover("cmd_refused_in_done_cycle");
+      if (e == kErrBadOp)
+        cover(in.op == (uint32_t)PINET_SHUFFLE_OP_CUSTOM ? "refuse_bad_op_custom" : "refuse_bad_op_undefined");
+      else
+        cover(std::string("refuse_") + err_name(e) + "_" + op_bin(in.op));
+      return;
+    }
+    const bool fast = rtl_runs_fast(in.op, in.fast);
+    cover("op_" + op_bin(in.op) + (fast ? "_fast" : "_paper") + "_n" + std::to_string(pes_));
+    if (accepted_any_ && fast != last_fast_) cover(fast ? "sched_paper_then_fast" : "sched_fast_then_paper");
+    accepted_any_ = true;
+    last_fast_ = fast;
+    if (in_done_cycle) cover("cmd_back_to_back");
+    if (err_ == kErrLink) cover("link_err_cleared_by_command");
+    uint32_t q = 0;
+    rtl_quantum(in.op, pes_, &q, in.fast);
+    const unsigned size = in.words == mem_words_ ? 3 : in.words == q ? 0 : in.words <= 8 * q ? 1 : 2;
+    const unsigned base = in.base == 0 ? 0 : in.base + in.words == mem_words_ ? 2 : 1;
+    if (size == 3)
+      cover("mem_full_zero");
+    else
+      cover(std::string("mem_") + size_classes()[size] + "_" + base_classes()[base]);
   }
 
   // The image of every PE memory is the model's now. A word is known (the RTL's value is
@@ -497,6 +645,12 @@ class NetworkChecker {
   OpStats stats_[kNumOps];
   uint64_t refused_ = 0, busy_refused_ = 0, aborted_ = 0, mem_reads_ = 0, words_moved_ = 0;
   uint64_t fast_runs_ = 0;
+  uint64_t link_faults_ = 0;
+  // Functional coverage: on when PINET_FCOV_FILE is set.
+  bool cov_ = fcov().on();
+  std::vector<uint64_t> step_begin_;  // B_0 .. B_{S-1}, T of the running collective
+  uint64_t done_cycle_ = UINT64_MAX;  // the cycle done_o rose in
+  bool accepted_any_ = false, last_fast_ = false;
 };
 
 }  // namespace ps
