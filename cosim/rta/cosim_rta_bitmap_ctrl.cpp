@@ -18,6 +18,11 @@
 // outputs against the model (state after the previous edge; reset is asynchronous, so a cycle
 // with rst_ni low must already show the reset state), then the falling and rising edge, and
 // pinet_rta_ctrl_clock for the edge (skipped while in reset).
+// Functional coverage (PINET_FCOV_FILE, cosim/common/fcov.h; bins in
+// docs/testplans/rta_bitmap_ctrl.json): every taken command by class x argument class x Dim
+// (SET_LEVEL's level and the ARTA edits' node: first, mid, last, bad; SET_MODE's mode;
+// WRITE_RAW legal or not in the current mode), every error code, every mode change, resets
+// in every mode.
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -41,6 +46,70 @@ struct Command {
 
 // An argument for a command whose legal range is 1..max: in range 4 times in 5, else 0, max+1,
 // 0xffff or any 16-bit value.
+// The class of an argument whose legal range is 1..max: first (1), mid, last (max), bad.
+const char *arg_class(uint32_t arg, uint32_t max) {
+  arg &= 0xffffu;
+  return arg == 1 ? "first" : arg == max ? "last" : arg > 1 && arg < max ? "mid" : "bad";
+}
+const char *const kModeName[3] = {"srta", "arta", "rta"};
+
+// The bins of one taken command (the model's state before and after it).
+void cover_command(unsigned dim, const pinet_rta_geom &geom, const Command &c, unsigned mode_before,
+                   unsigned mode_after, unsigned err) {
+  pinet::cosim::Fcov &f = pinet::cosim::fcov();
+  const std::string d = "_d" + std::to_string(dim);
+  const char *err_name = pinet_rta_ctrl_err_name(err);
+  f.hit("err_" + pinet::cosim::bin_name(err_name ? err_name : "unknown") + d);
+  if (mode_before != mode_after) f.hit(std::string("mode_") + kModeName[mode_before % 3] + "_to_" + kModeName[mode_after % 3] + d);
+  switch (c.op & 7u) {
+    case PINET_RTA_CMD_NOP: f.hit("ctrl_nop" + d); break;
+    case PINET_RTA_CMD_SET_MODE:
+      f.hit(std::string("ctrl_set_mode_") + ((c.arg & 0xffffu) <= 2 ? kModeName[c.arg & 3u] : "bad") +
+            (err == PINET_RTA_CTRL_ILLEGAL ? "_illegal" : "") + d);
+      break;
+    case PINET_RTA_CMD_SET_LEVEL: f.hit(std::string("ctrl_set_level_") + arg_class(c.arg, geom.levels) + d); break;
+    case PINET_RTA_CMD_ARTA_OFF:
+    case PINET_RTA_CMD_ARTA_ON: {
+      const std::string name = (c.op & 7u) == PINET_RTA_CMD_ARTA_ON ? "ctrl_arta_on_" : "ctrl_arta_off_";
+      f.hit(name + (mode_before == PINET_RTA_MODE_SRTA ? "srta" : arg_class(c.arg, geom.nodes)) + d);
+      break;
+    }
+    case PINET_RTA_CMD_WRITE_RAW:
+      f.hit(std::string("ctrl_write_raw_") + (err == PINET_RTA_CTRL_OK ? "legal_" : "illegal_") +
+            kModeName[mode_before % 3] + d);
+      break;
+    default: f.hit("ctrl_bad_opcode" + d); break;
+  }
+}
+
+// The planned bins (docs/testplans/rta_bitmap_ctrl.json).
+void plan_coverage(unsigned dim) {
+  pinet::cosim::Fcov &f = pinet::cosim::fcov();
+  if (!f.on()) return;
+  const std::string d = "_d" + std::to_string(dim);
+  for (unsigned e = 0; e <= PINET_RTA_CTRL_BAD_MODE; e++)
+    f.plan("err_" + pinet::cosim::bin_name(pinet_rta_ctrl_err_name(e)) + d);
+  for (unsigned a = 0; a < 3; a++) {
+    f.plan(std::string("reset_in_") + kModeName[a] + d);
+    f.plan(std::string("ctrl_set_mode_") + kModeName[a] + d);
+    if (a != PINET_RTA_MODE_RTA) f.plan(std::string("ctrl_set_mode_") + kModeName[a] + "_illegal" + d);
+    for (unsigned b = 0; b < 3; b++)
+      if (a != b) f.plan(std::string("mode_") + kModeName[a] + "_to_" + kModeName[b] + d);
+    f.plan(std::string("ctrl_write_raw_legal_") + kModeName[a] + d);
+    if (a != PINET_RTA_MODE_RTA) f.plan(std::string("ctrl_write_raw_illegal_") + kModeName[a] + d);
+  }
+  f.plan("ctrl_set_mode_bad" + d);
+  for (const char *k : {"first", "mid", "last", "bad"}) {
+    f.plan(std::string("ctrl_set_level_") + k + d);
+    f.plan(std::string("ctrl_arta_on_") + k + d);
+    f.plan(std::string("ctrl_arta_off_") + k + d);
+  }
+  f.plan("ctrl_arta_on_srta" + d);
+  f.plan("ctrl_arta_off_srta" + d);
+  f.plan("ctrl_nop" + d);
+  f.plan("ctrl_bad_opcode" + d);
+}
+
 uint32_t pick_arg(pinet_rng *rng, uint32_t max) {
   if (pinet_rng_below(rng, 5) != 0) return 1 + (uint32_t)pinet_rng_below(rng, max);
   switch (pinet_rng_below(rng, 4)) {
@@ -70,6 +139,8 @@ int run_ctrl(const Options &opt, int argc, char **argv, unsigned dim, uint32_t s
   const unsigned nsw = geom.switches;
   std::vector<uint8_t> raw(nsw), arta(nsw), dut_bits(nsw), expected_bits(nsw);
   uint64_t taken_err[8] = {0}, taken_op[8] = {0}, resets = 0;
+  const bool cov = pinet::cosim::fcov().on();
+  plan_coverage(dim);
 
   rc::NodeMap nodes;
   rc::model_ok(sb, 0, "pinet_rta_srta_bitmap", pinet_rta_srta_bitmap(&geom, geom.levels, arta.data()));
@@ -84,6 +155,9 @@ int run_ctrl(const Options &opt, int argc, char **argv, unsigned dim, uint32_t s
     if (reset_left == 0 && pinet_rng_below(&rng, 600) == 0) {
       reset_left = 1 + (unsigned)pinet_rng_below(&rng, 3);
       resets++;
+      if (cov && cycle > 0)
+        pinet::cosim::fcov().hit(std::string("reset_in_") + kModeName[pinet_rta_ctrl_mode(ctrl) % 3] + "_d" +
+                                 std::to_string(dim));
     }
     const bool in_reset = reset_left > 0;
     if (reset_left > 0) reset_left--;
@@ -170,11 +244,13 @@ int run_ctrl(const Options &opt, int argc, char **argv, unsigned dim, uint32_t s
 
     sim.tick_clocked();
     if (!in_reset) {
+      const unsigned mode_before = pinet_rta_ctrl_mode(ctrl);
       st = pinet_rta_ctrl_clock(ctrl, c.valid, c.op, c.arg, raw.data());
       if (!rc::model_ok(sb, cycle, "pinet_rta_ctrl_clock", st)) break;
       if (c.valid) {
         taken_op[c.op & 7]++;
         taken_err[pinet_rta_ctrl_error(ctrl) & 7]++;
+        if (cov) cover_command(dim, geom, c, mode_before, pinet_rta_ctrl_mode(ctrl), pinet_rta_ctrl_error(ctrl));
       }
     }
     sb.matched_cycle();

@@ -22,6 +22,10 @@
 // pinet_rta_reduce_pe_values ("pe[3].count", "pe[3].value[0]").
 // Between reduces the harness sometimes switches the controller to ARTA or RTA mode (SET_LEVEL
 // works in every mode) or pulses the asynchronous reset.
+// Functional coverage (PINET_FCOV_FILE, cosim/common/fcov.h; docs/testplans/rta_system.json):
+// every op x step class x Dim (reduce_<op>_step_<first|mid|last>_d<D>: the first step, a middle
+// one, the last), every op completed in each mode (reduce_<op>_in_<mode>_d<D>), the refused
+// commands of the idle cycles (err_<code>_d<D>), resets between reduces.
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -37,6 +41,9 @@ namespace {
 namespace rc = pinet::cosim::rta;
 using pinet::cosim::Options;
 using pinet::cosim::Scoreboard;
+using pinet::cosim::bin_name;
+using pinet::cosim::Fcov;
+using pinet::cosim::fcov;
 
 const char *const kPortName[4] = {"l_o", "r_o", "u_o", "d_o"};
 const char *const kOpName[4] = {"sum", "max", "min", "sort"};
@@ -71,8 +78,12 @@ class SystemRun {
     sim_->rst_ni = 1;
     sim_.dut().eval();
     reset_cycles_ = 1;
+    plan_coverage();
     for (unsigned k = 0; !done(); k++) {
-      if (k > 0 && pinet_rng_below(&rng_, 8) == 0) reset_cycles_ = 1 + (unsigned)pinet_rng_below(&rng_, 2);
+      if (k > 0 && pinet_rng_below(&rng_, 8) == 0) {
+        reset_cycles_ = 1 + (unsigned)pinet_rng_below(&rng_, 2);
+        fcov().hit("reset_between_reduces" + dsfx());
+      }
       while (reset_cycles_ > 0 && !done()) idle_cycle();  // commands are lost while in reset
       if (done()) break;
       if (k > 0 && pinet_rng_below(&rng_, 4) == 0) {  // change to a mode every SRTA state is legal in
@@ -93,6 +104,24 @@ class SystemRun {
 
  private:
   bool done() const { return sb_.failed() || cycle_ >= opt_.cycles(); }
+
+  // ---- functional coverage (fcov.h) -------------------------------------------------------
+  std::string dsfx() const { return "_d" + std::to_string(dim_); }
+  static const char *mode_name(unsigned m) {
+    static const char *const n[3] = {"srta", "arta", "rta"};
+    return n[m % 3];
+  }
+  void plan_coverage() {
+    Fcov &f = fcov();
+    if (!f.on()) return;
+    for (const char *op : kOpName) {
+      for (const char *k : {"first", "mid", "last"}) f.plan(std::string("reduce_") + op + "_step_" + k + dsfx());
+      for (unsigned m = 0; m < 3; m++) f.plan(std::string("reduce_") + op + "_in_" + mode_name(m) + dsfx());
+    }
+    for (unsigned e = 0; e <= PINET_RTA_CTRL_BAD_MODE; e++)  // (no command here is ILLEGAL)
+      if (e != PINET_RTA_CTRL_ILLEGAL) f.plan("err_" + bin_name(pinet_rta_ctrl_err_name(e)) + dsfx());
+    f.plan("reset_between_reduces" + dsfx());
+  }
 
   void noise() { rc::random_words(&rng_, in_.size(), in_.data()); }
 
@@ -135,6 +164,9 @@ class SystemRun {
     } else if (!rc::model_ok(sb_, cycle_, "pinet_rta_ctrl_clock",
                              pinet_rta_ctrl_clock(ctrl_, valid, op, arg, garbage_.data()))) {
       return false;
+    } else if (valid && fcov().on()) {
+      const char *e = pinet_rta_ctrl_err_name(pinet_rta_ctrl_error(ctrl_));
+      fcov().hit("err_" + bin_name(e ? e : "unknown") + dsfx());
     }
     sb_.matched_cycle();
     cycle_++;
@@ -202,7 +234,11 @@ class SystemRun {
     bool ok = check_holdings(red);
     const uint32_t steps = pinet_rta_reduce_step_count(red);
     for (uint32_t s = 0; ok && s < steps && !done(); s++) ok = step(red, op, s);
-    if (ok && !done() && pinet_rta_reduce_steps_done(red) == steps) reduces_[op]++;
+    if (ok && !done() && pinet_rta_reduce_steps_done(red) == steps) {
+      reduces_[op]++;
+      if (fcov().on())
+        fcov().hit(std::string("reduce_") + kOpName[op] + "_in_" + mode_name(pinet_rta_ctrl_mode(ctrl_)) + dsfx());
+    }
     pinet_rta_reduce_free(red);
   }
 
@@ -287,6 +323,11 @@ class SystemRun {
     }
     if (!rc::model_ok(sb_, cycle_, "pinet_rta_reduce_step", pinet_rta_reduce_step(red))) return false;
     steps_++;
+    if (fcov().on()) {
+      const uint32_t steps = pinet_rta_reduce_step_count(red);
+      fcov().hit(std::string("reduce_") + kOpName[op] + "_step_" +
+                 (s == 0 ? "first" : s + 1 == steps ? "last" : "mid") + dsfx());
+    }
     return check_holdings(red);
   }
 

@@ -10,6 +10,10 @@
 //   - a raw bitmap (uniform, sparse or dense random bits; sometimes a legal state with one bit
 //     flipped).
 // Every PE input port gets a fresh random word every cycle.
+// Functional coverage (PINET_FCOV_FILE, cosim/common/fcov.h; docs/testplans/rta_ring.json,
+// rta_torus2d.json): one hit per new bitmap, by kind: bitmap_srta_first (level 1),
+// bitmap_srta_mid (1 < l < L), bitmap_srta_last (level L: every switch ON), bitmap_arta (an
+// ARTA walk state), bitmap_raw_flip (a legal state one bit off), bitmap_raw_random.
 // With --compare 0 the C model is not run and nothing is compared (benchmark baseline; the
 // PASS line then reports 0 matched cycles).
 #ifndef PINET_COSIM_RTA_FABRIC_HARNESS_H
@@ -59,6 +63,10 @@ int run_fabric(const Options &opt, int argc, char **argv, const FabricRunConfig 
   uint64_t hold = 0;
   uint64_t kind_cycles[3] = {0, 0, 0};  // SRTA, ARTA, raw
   unsigned kind = 0;
+  Fcov &fc = fcov();
+  for (const char *b : {"bitmap_srta_first", "bitmap_srta_mid", "bitmap_srta_last", "bitmap_arta",
+                        "bitmap_raw_flip", "bitmap_raw_random"})
+    fc.plan(b);
 
   for (uint64_t cycle = 0; cycle < opt.cycles() && !sb.failed(); cycle++) {
     if (hold == 0) {
@@ -68,6 +76,9 @@ int run_fabric(const Options &opt, int argc, char **argv, const FabricRunConfig 
       pinet_status st = PINET_OK;
       if (kind == 0) {
         st = pinet_rta_srta_bitmap(&geom, next_level, bitmap.data());
+        if (fc.on())
+          fc.hit(next_level == 1 ? "bitmap_srta_first"
+                                 : next_level == geom.levels ? "bitmap_srta_last" : "bitmap_srta_mid");
         next_level = next_level % geom.levels + 1;
       } else if (kind == 1) {
         if (pinet_rng_below(&rng, 16) == 0)
@@ -75,11 +86,14 @@ int run_fabric(const Options &opt, int argc, char **argv, const FabricRunConfig 
         if (st == PINET_OK)
           st = random_arta_walk(geom, &rng, 1 + (unsigned)pinet_rng_below(&rng, 4), arta.data());
         bitmap = arta;
+        fc.hit("bitmap_arta");
       } else if (pinet_rng_below(&rng, 4) == 0) {
         bitmap = arta;  // a legal state one bit away from legality
         bitmap[pinet_rng_below(&rng, nsw)] ^= 1u;
+        fc.hit("bitmap_raw_flip");
       } else {
         random_raw_bitmap(&rng, nsw, bitmap.data());
+        fc.hit("bitmap_raw_random");
       }
       if (!model_ok(sb, cycle, "bitmap generation", st)) break;
       put_bitmap(sim->bitmap_i, bitmap.data(), nsw);
