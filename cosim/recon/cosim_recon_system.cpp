@@ -573,6 +573,10 @@ struct ReconSystem : sc_module {
     if (equals_parallel && !equals_sequential)
       sb.fail(cycle, cfg.em() ? "host.image:vs_sequential_fixed_em"
                               : "host.image:vs_sequential_fixed_fbp");
+    // Functional coverage (fcov.h; docs/testplans/recon_system.json): a reconstruction whose
+    // image matched both references.
+    if (equals_parallel && equals_sequential)
+      pinet::cosim::fcov().hit(cfg.em() ? "em_image_done" : "fbp_image_done");
   }
 
   // ---- FBP ------------------------------------------------------------------------------
@@ -700,6 +704,8 @@ struct ReconSystem : sc_module {
         port_phase(kPhaseLoad, [this] { em_load_ring(); });
         ok = compute_phase([this](uint32_t j) { em_s4_split(j); });
       }
+      if (ok && it == 0) pinet::cosim::fcov().hit("em_iteration_1");  // (fcov.h)
+      if (ok && it + 1 == cfg.iters) pinet::cosim::fcov().hit("em_iteration_last");
     }
     iter.write(0);
     // the image: each PE's own boxes (doubles, zeros elsewhere), summed, up to the host
@@ -1230,6 +1236,9 @@ int sc_main(int argc, char **argv) {
   cfg.views = (uint32_t)views;
   cfg.op_cycles = (uint32_t)op_cycles;
   cfg.iters = cfg.em() ? (iters ? (uint32_t)iters : kEmDefaultIters) : 0;
+  for (const char *b : cfg.em() ? std::vector<const char *>{"em_image_done", "em_iteration_1", "em_iteration_last"}
+                                : std::vector<const char *>{"fbp_image_done"})
+    pinet::cosim::fcov().plan(b);  // functional coverage (fcov.h): written with 0 if never hit
   Problem pr;
   const Refusal why = prepare(cfg, &pr);
   if (why.code == PINET_EXIT_INTERNAL) return opt.internal(why.msg), opt.exit_code();
