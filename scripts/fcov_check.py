@@ -59,7 +59,7 @@ def planned(plans):
     return out
 
 
-def judge(plans, hits, blocks=None):
+def judge(plans, hits, blocks=None, strict=True):
     """(lines, holes, wrong): the report lines, the number of holes and of unreachable bins hit."""
     lines, nholes, nwrong, failing = [], 0, 0, []
     plan_bins = planned(plans)
@@ -87,7 +87,8 @@ def judge(plans, hits, blocks=None):
             failing.append(block)
     if failing:
         lines.append(f"fcov: FAIL {nholes} holes, {nwrong} unreachable bins hit, in "
-                     + ", ".join(failing))
+                     + ", ".join(failing)
+                     + ("" if strict else " (reported only: verify.sh --coverage fails on it)"))
     else:
         lines.append(f"fcov: PASS {len(judged)} blocks, every planned bin hit or justified")
     return lines, nholes, nwrong
@@ -114,7 +115,7 @@ def main(argv):
     for p in problems:
         print(f"fcov: {p}", file=sys.stderr)
     blocks = None if args.blocks is None else {b for b in args.blocks.split(",") if b}
-    lines, holes, wrong = judge(plans, hits, blocks)
+    lines, holes, wrong = judge(plans, hits, blocks, args.strict)
     print("Functional coverage against the testplans (docs/testplans)")
     for line in lines:
         print(line)
