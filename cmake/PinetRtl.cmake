@@ -29,6 +29,39 @@ endif()
 set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/pinet.f)
 set(PINET_VERILATOR_WAIVER ${PROJECT_SOURCE_DIR}/lint/verilator_waiver.vlt)
 
+# The assertion checkers (rtl/assert/pinet_assert.f: a checker module and a bind file per RTL
+# module, docs/verification.md "Assertions"), read by every Verilator build after the RTL, with
+# --assert and the include directory of their macro header (pinet_assert_verilator_args). Always
+# from rtl/assert/, also when PINET_RTL_DIR replaces the RTL.
+# PINET_ASSERT_CHECKERS=OFF leaves them out (the builds keep --assert): for RTL of one's own
+# (PINET_RTL_DIR) whose internals differ from ours, since the ps_router and ps_network checkers
+# observe internal signals by name.
+option(PINET_ASSERT_CHECKERS "Bind the assertion checkers of rtl/assert into the Verilator builds" ON)
+file(STRINGS ${PROJECT_SOURCE_DIR}/rtl/assert/pinet_assert.f _pinet_assert_f_lines)
+set(PINET_ASSERT_SOURCES)
+if(NOT PINET_ASSERT_CHECKERS)
+  set(_pinet_assert_f_lines)
+endif()
+foreach(line ${_pinet_assert_f_lines})
+  string(STRIP "${line}" line)
+  if(line AND NOT line MATCHES "^//")
+    list(APPEND PINET_ASSERT_SOURCES ${PROJECT_SOURCE_DIR}/${line})
+  endif()
+endforeach()
+set(PINET_ASSERT_HEADERS ${PROJECT_SOURCE_DIR}/rtl/assert/pinet_assert.svh)
+set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+  ${PROJECT_SOURCE_DIR}/rtl/assert/pinet_assert.f)
+
+# pinet_assert_verilator_args(<out var> <dir>): --assert and +incdir+ of rtl/assert, relative to
+# <dir> (the directory Verilator runs in: its output stays the same in every clone).
+function(pinet_assert_verilator_args out dir)
+  file(RELATIVE_PATH inc ${dir} ${PROJECT_SOURCE_DIR}/rtl/assert)
+  if(inc STREQUAL "")
+    set(inc .)
+  endif()
+  set(${out} --assert +incdir+${inc} PARENT_SCOPE)
+endfunction()
+
 # pinet_rtl_relative(<out var> <dir> <path>...): the paths under the source tree made relative to
 # <dir>, the others (an outside --rtl directory) kept as they are. Verilator writes the names of
 # its source files into the generated C++ (the file of a $fatal or a convergence error): run from

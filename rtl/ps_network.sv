@@ -82,8 +82,8 @@ module ps_network #(
   logic [4*Width-1:0] out_data  [N];
   logic [Width-1:0]   lcl_rdata [N];
   // Constant in a correct network: link_err is 0 unless a link breaks (the fault tests and the
-  // formal err group cover it), routers 1 .. N-1 keep their host outputs 0 (asserted below), and
-  // router 0's are the host ports, whose toggles count there.
+  // formal err group cover it), routers 1 .. N-1 keep their host outputs 0 (asserted by
+  // rtl/assert/ps_network_assert.sv), and router 0's are the host ports, whose toggles count there.
   /* verilator coverage_off */ // 0 in a correct network, or copies of the host ports (see above)
   logic [N-1:0]       link_err;
   logic [N-1:0]       host_req;
@@ -234,28 +234,31 @@ module ps_network #(
   assign done_o = &done;
   assign err_o  = (|link_err) ? ps_pkg::PsErrLink : err[0 +: ErrW];
 
-`ifndef SYNTHESIS
-  // The routers decode one command bus and keep one step clock: their status agrees. (Checked
-  // out of reset; rst_ni in the sensitivity list, as in the routers, so that it is used as an
-  // asynchronous reset only.)
-  /* verilator coverage_off */ // checks: other branches run only on a broken link or RTL bug
-  always @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      // nothing to check in reset
-    end else begin
-      if (!(|link_err)) begin
-        assert (busy == '0 || busy == '1) else $error("ps_network: routers disagree on busy");
-        assert (done == '0 || done == '1) else $error("ps_network: routers disagree on done");
-      end
-      // Only PE 0's schedule uses a host port.
-      for (int j = 1; j < N; j++) begin
-        assert (!host_req[j] && !host_up_valid[j] && host_req_addr[j] == '0 &&
-                host_up_data[j] == '0 && host_up_addr[j] == '0)
-          else $error("ps_network: router %0d drives its host port", j);
-      end
-    end
-  end
-  /* verilator coverage_on */
+  ////////////////
+  // Assertions //
+  ////////////////
+
+  // The checker rtl/assert/ps_network_assert.sv (status, channels, the routers agree): bound to
+  // this module in the builds by Verilator (rtl/assert/ps_network_bind.sv); yosys ignores bind, so
+  // the formal flow instantiates it here.
+`ifdef FORMAL
+  ps_network_assert #(
+    .N    (N),
+    .Width(Width)
+  ) u_assert (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .busy_o       (busy_o),
+    .done_o       (done_o),
+    .err_o        (err_o),
+    .ch_valid_o   (ch_valid_o),
+    .ch_data_o    (ch_data_o),
+    .busy         (busy),
+    .done         (done),
+    .link_err     (link_err),
+    .host_req     (host_req),
+    .host_up_valid(host_up_valid)
+  );
 `endif
 
   ////////////////

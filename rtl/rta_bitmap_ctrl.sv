@@ -489,4 +489,25 @@ module rta_bitmap_ctrl #(
       "rta_bitmap_ctrl: Side (Dim 2) outside its verified range: a power of two in [4, 64]");
   end
 
+  ////////////////
+  // Assertions //
+  ////////////////
+
+  // The checker rtl/assert/rta_bitmap_ctrl_assert.sv (command protocol, mode and error codes):
+  // bound to this module in the builds by Verilator (rtl/assert/rta_bitmap_ctrl_bind.sv); yosys
+  // ignores bind, so the formal flow instantiates it here.
+`ifdef FORMAL
+  rta_bitmap_ctrl_assert #(
+    .NumSwitches(NumSwitches)
+  ) u_assert (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .cmd_valid_i(cmd_valid_i),
+    .cmd_op_i   (cmd_op_i),
+    .bitmap_o   (bitmap_o),
+    .mode_o     (mode_o),
+    .err_o      (err_o)
+  );
+`endif
+
 endmodule

@@ -125,4 +125,24 @@ module rta_ring #(
       "rta_ring: Width outside its verified range: [1, 32]");
   end
 
+  ////////////////
+  // Assertions //
+  ////////////////
+
+  // The checker rtl/assert/rta_ring_assert.sv (direct links, ON links, segment ends): bound to this
+  // module in the builds by Verilator (rtl/assert/rta_ring_bind.sv); yosys ignores bind, so the
+  // formal flow instantiates it here.
+`ifdef FORMAL
+  rta_ring_assert #(
+    .N    (N),
+    .Width(Width)
+  ) u_assert (
+    .bitmap_i(bitmap_i),
+    .l_i     (l_i),
+    .r_i     (r_i),
+    .l_o     (l_o),
+    .r_o     (r_o)
+  );
+`endif
+
 endmodule

@@ -39,4 +39,27 @@ module rta_switch #(
       "rta_switch: Width outside its verified range: [1, 32]");
   end
 
+  ////////////////
+  // Assertions //
+  ////////////////
+
+  // The checker rtl/assert/rta_switch_assert.sv (the pairs of terminals it joins): bound to this
+  // module in the builds by Verilator (rtl/assert/rta_switch_bind.sv); yosys ignores bind, so the
+  // formal flow instantiates it here.
+`ifdef FORMAL
+  rta_switch_assert #(
+    .Width(Width)
+  ) u_assert (
+    .on_i(on_i),
+    .t1_i(t1_i),
+    .t2_i(t2_i),
+    .t3_i(t3_i),
+    .t4_i(t4_i),
+    .t1_o(t1_o),
+    .t2_o(t2_o),
+    .t3_o(t3_o),
+    .t4_o(t4_o)
+  );
+`endif
+
 endmodule

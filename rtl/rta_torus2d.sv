@@ -135,4 +135,28 @@ module rta_torus2d #(
       "rta_torus2d: Width outside its verified range: [1, 32]");
   end
 
+  ////////////////
+  // Assertions //
+  ////////////////
+
+  // The checker rtl/assert/rta_torus2d_assert.sv (every row and column routes as a ring): bound to
+  // this module in the builds by Verilator (rtl/assert/rta_torus2d_bind.sv); yosys ignores bind, so
+  // the formal flow instantiates it here.
+`ifdef FORMAL
+  rta_torus2d_assert #(
+    .Side (Side),
+    .Width(Width)
+  ) u_assert (
+    .bitmap_i(bitmap_i),
+    .l_i     (l_i),
+    .r_i     (r_i),
+    .u_i     (u_i),
+    .d_i     (d_i),
+    .l_o     (l_o),
+    .r_o     (r_o),
+    .u_o     (u_o),
+    .d_o     (d_o)
+  );
+`endif
+
 endmodule

@@ -66,16 +66,19 @@ fi
 # broadcasts).
 # The Width = 1 rows are the low end of the fabrics' verified Width range (docs/verification.md,
 # "Parameter ranges"); contention needs two distinct non-zero words, so it starts at Width = 2.
-fabric="r:rta_pkg.sv r:rta_switch.sv r:rta_ring.sv r:rta_torus2d.sv f:rta_ring_spec.sv"
+# a: the assertion checkers of rtl/assert (always from there, also with --rtl): each RTL module
+# instantiates its checker under `ifdef FORMAL, so every group of its block proves them too.
+switch_assert="a:rta_switch_assert.sv"
+fabric="r:rta_pkg.sv r:rta_switch.sv r:rta_ring.sv r:rta_torus2d.sv f:rta_ring_spec.sv $switch_assert a:rta_ring_assert.sv a:rta_torus2d_assert.sv"
 ring="$fabric f:rta_ring.sv"
 torus="$fabric f:rta_torus2d_spec.sv f:rta_torus2d.sv"
-ctrl="r:rta_pkg.sv r:rta_bitmap_ctrl.sv f:rta_bitmap_ctrl_spec.sv f:rta_bitmap_ctrl.sv"
+ctrl="r:rta_pkg.sv r:rta_bitmap_ctrl.sv f:rta_bitmap_ctrl_spec.sv f:rta_bitmap_ctrl.sv a:rta_bitmap_ctrl_assert.sv"
 ctrl_groups="legal reset reject accept"
-ps_router="r:ps_pkg.sv r:ps_router.sv f:ps_network_spec.sv f:ps_router.sv"
-ps_network="r:ps_pkg.sv r:ps_router.sv r:ps_network.sv f:ps_network_spec.sv f:ps_network.sv"
+ps_router="r:ps_pkg.sv r:ps_router.sv f:ps_network_spec.sv f:ps_router.sv a:ps_router_assert.sv"
+ps_network="r:ps_pkg.sv r:ps_router.sv r:ps_network.sv f:ps_network_spec.sv f:ps_network.sv a:ps_router_assert.sv a:ps_network_assert.sv"
 proofs=(
-  "rta_switch|spec|rta_switch_formal|Width=32|r:rta_switch.sv f:rta_switch.sv|induction|1|default"
-  "rta_switch|spec|rta_switch_formal|Width=1|r:rta_switch.sv f:rta_switch.sv|induction|1|default"
+  "rta_switch|spec|rta_switch_formal|Width=32|r:rta_switch.sv f:rta_switch.sv $switch_assert|induction|1|default"
+  "rta_switch|spec|rta_switch_formal|Width=1|r:rta_switch.sv f:rta_switch.sv $switch_assert|induction|1|default"
   "rta_ring|route contention|rta_ring_formal|N=4|$ring|induction|1|default"
   "rta_ring|route|rta_ring_formal|N=4 Width=1|$ring|induction|1|default"
   "rta_ring|route contention|rta_ring_formal|N=8|$ring|induction|1|default"
@@ -162,7 +165,7 @@ prove_pdr() {
   local block=$1 label=$2 define=$3 top=$4 chparam=$5 stem=$6 limit=$7
   shift 7
   local srcs=("$@") out frame vcd=$stem.vcd
-  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -D$define ${srcs[*]};
+  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -I$root/rtl/assert -D$define ${srcs[*]};
         chparam$chparam $top; prep -top $top; async2sync; dffunmap;
         write_smt2 -wires $stem.smt2.part;
         flatten; memory_map; opt -fast; techmap; opt -fast; setundef -anyseq; dffunmap; techmap;
@@ -216,6 +219,7 @@ prove() {
     case "$f" in
       r:*) srcs+=("$rtl/${f#r:}") ;;
       f:*) srcs+=("$root/formal/${f#f:}") ;;
+      a:*) srcs+=("$root/rtl/assert/${f#a:}") ;;
     esac
   done
   for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
@@ -228,7 +232,7 @@ prove() {
   # -DSYNTHESIS: -formal replaces yosys's implicit SYNTHESIS define with FORMAL, which would let
   # in the RTL's simulation-only checks (`ifndef SYNTHESIS: assertions with $error action
   # blocks, which yosys 0.23 cannot parse); the proofs' own properties are in formal/.
-  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -D$define ${srcs[*]};
+  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -I$root/rtl/assert -D$define ${srcs[*]};
         chparam$chparam $top; prep -top $top; async2sync; dffunmap;
         write_smt2 -wires $stem.smt2.part" >/dev/null 2>&1 ||
      ! mv "$stem.smt2.part" "$stem.smt2"; then

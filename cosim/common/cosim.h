@@ -345,7 +345,22 @@ bool open_trace(Trace &t, const Options &opt) {
   return false;
 }
 
-// Compares DUT against model, keeps the first mismatch, counts matched cycles.
+// The assertion checkers bound into every Verilated model (rtl/assert/, verilated with --assert
+// and PINET_ASSERT_DPI) call pinet_assertion_failed(name) through DPI-C when an assertion fails
+// (defined below, after the namespace). The first name is kept here until a Scoreboard reports it.
+inline std::string &fired_assertion() {
+  static std::string name;
+  return name;
+}
+
+// Compares DUT against model, keeps the first mismatch, counts matched cycles. A failed
+// assertion (fired_assertion()) is the failure of the cycle whose values break it: fired before
+// check(c) (while cycle c's inputs were evaluated), it is recorded there, at c; fired after the
+// last check(c) and before matched_cycle() (at the clock edge, on the values the edge gives
+// cycle c + 1), at c + 1. The run ends with
+//   FAIL <block> cycle <c> assertion <name> seed <s>
+// (exit 1) instead of a value comparison. An assertion that fires first wins over a mismatch
+// seen in the same cycle: it names the cause.
 class Scoreboard {
  public:
   explicit Scoreboard(const Options &opt) : block_(opt.block()), seed_(opt.seed()) {
@@ -361,6 +376,8 @@ class Scoreboard {
   bool check(uint64_t cycle, const std::string &signal, uint64_t dut, uint64_t expected) {
     if (window_.on()) window_.record(cycle, signal, dut, expected, failed_);
     if (failed_) return false;
+    last_cycle_ = cycle;
+    if (take_assertion(cycle)) return false;
     if (dut == expected) return true;
     failed_ = true;
     fail_cycle_ = cycle;
@@ -374,15 +391,25 @@ class Scoreboard {
   void fail(uint64_t cycle, const std::string &what) { check(cycle, what, 1, 0); }
 
   void matched_cycle() {
-    if (!failed_) matched_++;
+    if (!failed_ && !take_assertion(last_cycle_ + 1)) matched_++;
   }
-  bool failed() const { return failed_; }
+  bool failed() const { return failed_ || !fired_assertion().empty(); }
   uint64_t matched() const { return matched_; }
   MismatchWindow &window() { return window_; }
 
   // Print the one summary line and return the process exit status: PINET_EXIT_FAIL on a
   // mismatch, else PINET_EXIT_IO if a file_error() was reported during the run, else OK.
   int finish() const {
+    if (!failed_ && !fired_assertion().empty()) {
+      std::printf("FAIL %s cycle %" PRIu64 " assertion %s seed %" PRIu64 "\n", block_.c_str(),
+                  last_cycle_ + 1, fired_assertion().c_str(), seed_);
+      return PINET_EXIT_FAIL;
+    }
+    if (failed_ && assertion_) {
+      std::printf("FAIL %s cycle %" PRIu64 " %s seed %" PRIu64 "\n", block_.c_str(), fail_cycle_,
+                  fail_signal_.c_str(), seed_);
+      return PINET_EXIT_FAIL;
+    }
     if (failed_) {
       std::printf("FAIL %s cycle %" PRIu64 " %s DUT 0x%" PRIx64 " expected 0x%" PRIx64 " seed %" PRIu64 "\n",
                   block_.c_str(), fail_cycle_, fail_signal_.c_str(), fail_dut_, fail_expected_, seed_);
@@ -401,9 +428,21 @@ class Scoreboard {
   }
 
  private:
+  // Record a fired assertion as the failure of `cycle`; false if none has fired.
+  bool take_assertion(uint64_t cycle) {
+    if (fired_assertion().empty()) return false;
+    failed_ = true;
+    assertion_ = true;
+    fail_cycle_ = cycle;
+    fail_signal_ = "assertion " + fired_assertion();
+    return true;
+  }
+
   std::string block_;
   uint64_t seed_;
   bool failed_ = false;
+  bool assertion_ = false;
+  uint64_t last_cycle_ = 0;
   uint64_t matched_ = 0;
   uint64_t fail_cycle_ = 0;
   std::string fail_signal_;
@@ -621,5 +660,12 @@ inline bool take_fault_option(int *argc, char **argv, uint64_t *cycle, std::stri
 
 }  // namespace cosim
 }  // namespace pinet
+
+// The DPI-C function of rtl/assert/pinet_assert.svh: a failing assertion of a checker. Keeps the
+// first name (the run stops at it; later ones are consequences). Weak: every harness source
+// that includes this header defines it, the linker keeps one.
+extern "C" __attribute__((weak)) void pinet_assertion_failed(const char *name) {
+  if (pinet::cosim::fired_assertion().empty()) pinet::cosim::fired_assertion() = name ? name : "?";
+}
 
 #endif  // PINET_COSIM_H

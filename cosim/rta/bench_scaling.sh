@@ -35,17 +35,24 @@ case $kind in
   torus) top=rta_torus2d; files=("$rtl/rta_switch.sv" "$rtl/rta_ring.sv" "$rtl/rta_torus2d.sv") ;;
   *) echo "bench_scaling: unknown fabric '$kind' (ring or torus)" >&2; exit 2 ;;
 esac
+# With the assertion checkers, as in the cosims (--assert; a failing one stops with $error).
+asserts=("$root/rtl/assert/rta_switch_assert.sv" "$root/rtl/assert/rta_switch_bind.sv"
+         "$root/rtl/assert/rta_ring_assert.sv" "$root/rtl/assert/rta_ring_bind.sv")
+case $kind in
+  torus) asserts+=("$root/rtl/assert/rta_torus2d_assert.sv" "$root/rtl/assert/rta_torus2d_bind.sv") ;;
+esac
 # build <dir> <extra verilator args...>: the bench driver of this size, into <dir>/obj/bench.
 build() {
   local d=$1
   shift
   rm -rf "$d"; mkdir -p "$d"
   (cd "$root" && /usr/bin/time -v -o "$d/build.time" verilator --cc --exe --build -j "$jobs" \
-     -O3 --x-assign fast --x-initial fast -Wno-fatal "$g" "${vargs[@]}" "$@" --top-module "$top" \
+     -O3 --x-assign fast --x-initial fast -Wno-fatal --assert "+incdir+$root/rtl/assert" "$g" \
+     "${vargs[@]}" "$@" --top-module "$top" \
      --Mdir "$d/obj" -CFLAGS "-O2 -std=c++17 -DBENCH_TOP=V$top -DBENCH_HDR='\"V$top.h\"' \
        -DBENCH_PES=$pes -DBENCH_TORUS=$([ "$kind" = torus ] && echo 1 || echo 0) \
        -DBENCH_BITMAP_BITS=$bm -DBENCH_WAVE=$wave_def" \
-     "${files[@]}" "$root/cosim/rta/bench_scaling_main.cpp" -o bench > "$d/build.log" 2>&1) \
+     "${files[@]}" "${asserts[@]}" "$root/cosim/rta/bench_scaling_main.cpp" -o bench > "$d/build.log" 2>&1) \
     || { echo "bench_scaling: build of $kind $s ($*) failed, see $d/build.log" >&2; exit 1; }
 }
 # run <dir>: the bench's output line (its peak memory appended), or exit on a failed run.

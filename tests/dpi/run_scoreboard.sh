@@ -37,9 +37,12 @@ build_tb() {  # build_tb RTL_DIR OBJ_DIR
   local rtl obj=$2
   rtl=$(realpath --relative-to="$src" "$1")
   # shellcheck disable=SC2086
-  (cd "$src" && verilator --binary --timing -j 2 --top-module tb_dpi_scoreboard -Mdir "$obj" \
-    "${objcache[@]}" "$svpkg" "$rtl/ps_pkg.sv" "$rtl/ps_router.sv" "$rtl/ps_network.sv" "$tb" \
-    -LDFLAGS "$libs") >"$obj.log" 2>&1 || { tail -n 40 "$obj.log" >&2; return 1; }
+  # With --assert and the network's and routers' assertion checkers (rtl/assert/, always ours):
+  # a failing one stops the run with $error.
+  (cd "$src" && verilator --binary --timing --assert -j 2 --top-module tb_dpi_scoreboard -Mdir "$obj" \
+    "${objcache[@]}" +incdir+rtl/assert "$svpkg" "$rtl/ps_pkg.sv" "$rtl/ps_router.sv" "$rtl/ps_network.sv" \
+    rtl/assert/ps_router_assert.sv rtl/assert/ps_router_bind.sv rtl/assert/ps_network_assert.sv \
+    rtl/assert/ps_network_bind.sv "$tb" -LDFLAGS "$libs") >"$obj.log" 2>&1 || { tail -n 40 "$obj.log" >&2; return 1; }
 }
 
 # 2-3. Our RTL.
