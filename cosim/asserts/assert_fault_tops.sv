@@ -1,0 +1,264 @@
+// Copyright pinet contributors.
+//
+// assert_fault_tops.sv: the tops of cosim_assert_faults (cosim/asserts/CMakeLists.txt), one per
+// RTL module: each drives its module, verilated from a copy with one deliberate fault, with
+// pseudo-random inputs from a xorshift register (seeded by seed_i at reset) and out of reset
+// after the harness's reset cycles. The module's bound checker (rtl/assert/) must catch the fault.
+// Every output of the module is an output of the top (nothing is left unused).
+
+// The stimulus: a 64-bit xorshift state, one step per clock edge, reset to seed_i | 1.
+module assert_fault_rnd (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [63:0] seed_i,
+  output logic [63:0] rnd_o
+);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rnd_o <= seed_i | 64'd1;
+    end else begin
+      rnd_o <= rnd_o ^ (rnd_o << 13) ^ (rnd_o >> 7) ^ (rnd_o << 17);
+    end
+  end
+endmodule
+
+module assert_fault_rta_switch (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [63:0] seed_i,
+  output logic [31:0] t_o
+);
+  logic [63:0] rnd;
+  assert_fault_rnd u_rnd (.clk_i(clk_i), .rst_ni(rst_ni), .seed_i(seed_i), .rnd_o(rnd));
+  rta_switch #(
+    .Width(8)
+  ) u_dut (
+    .on_i(rnd[40]),
+    .t1_i(rnd[7:0]),
+    .t2_i(rnd[15:8]),
+    .t3_i(rnd[23:16]),
+    .t4_i(rnd[31:24]),
+    .t1_o(t_o[7:0]),
+    .t2_o(t_o[15:8]),
+    .t3_o(t_o[23:16]),
+    .t4_o(t_o[31:24])
+  );
+endmodule
+
+module assert_fault_rta_ring (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [63:0] seed_i,
+  output logic [63:0] l_o,
+  output logic [63:0] r_o
+);
+  logic [63:0] rnd;
+  assert_fault_rnd u_rnd (.clk_i(clk_i), .rst_ni(rst_ni), .seed_i(seed_i), .rnd_o(rnd));
+  rta_ring #(
+    .N    (8),
+    .Width(8)
+  ) u_dut (
+    .bitmap_i(rnd[62:60]),
+    .l_i     (rnd),
+    .r_i     ({rnd[31:0], rnd[63:32]}),
+    .l_o     (l_o),
+    .r_o     (r_o)
+  );
+endmodule
+
+module assert_fault_rta_torus2d (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic [63:0]  seed_i,
+  output logic [511:0] o_o
+);
+  logic [63:0] rnd;
+  assert_fault_rnd u_rnd (.clk_i(clk_i), .rst_ni(rst_ni), .seed_i(seed_i), .rnd_o(rnd));
+  rta_torus2d #(
+    .Side (4),
+    .Width(8)
+  ) u_dut (
+    .bitmap_i(rnd[55:48]),
+    .l_i     ({rnd, rnd}),
+    .r_i     ({rnd[31:0], rnd[63:32], rnd}),
+    .u_i     ({rnd[15:0], rnd[63:16], rnd[47:0], rnd[63:48]}),
+    .d_i     ({rnd[7:0], rnd[63:8], rnd[39:0], rnd[63:40]}),
+    .l_o     (o_o[127:0]),
+    .r_o     (o_o[255:128]),
+    .u_o     (o_o[383:256]),
+    .d_o     (o_o[511:384])
+  );
+endmodule
+
+module assert_fault_rta_bitmap_ctrl (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [63:0] seed_i,
+  output logic [7:0]  o_o
+);
+  logic [63:0] rnd;
+  assert_fault_rnd u_rnd (.clk_i(clk_i), .rst_ni(rst_ni), .seed_i(seed_i), .rnd_o(rnd));
+  rta_bitmap_ctrl #(
+    .Dim (1),
+    .Side(8)
+  ) u_dut (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .cmd_valid_i (rnd[0]),
+    .cmd_op_i    (rnd[3:1]),
+    .cmd_arg_i   ({13'd0, rnd[6:4]}),
+    .cmd_bitmap_i(rnd[9:7]),
+    .bitmap_o    (o_o[2:0]),
+    .mode_o      (o_o[4:3]),
+    .err_o       (o_o[7:5])
+  );
+endmodule
+
+module assert_fault_rta_system1d (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic [63:0]  seed_i,
+  output logic [135:0] o_o
+);
+  logic [63:0] rnd;
+  assert_fault_rnd u_rnd (.clk_i(clk_i), .rst_ni(rst_ni), .seed_i(seed_i), .rnd_o(rnd));
+  rta_system1d #(
+    .N    (8),
+    .Width(8)
+  ) u_dut (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .cmd_valid_i (rnd[0]),
+    .cmd_op_i    (rnd[3:1]),
+    .cmd_arg_i   ({13'd0, rnd[6:4]}),
+    .cmd_bitmap_i(rnd[9:7]),
+    .bitmap_o    (o_o[2:0]),
+    .mode_o      (o_o[4:3]),
+    .err_o       (o_o[7:5]),
+    .l_i         (rnd),
+    .r_i         ({rnd[31:0], rnd[63:32]}),
+    .l_o         (o_o[71:8]),
+    .r_o         (o_o[135:72])
+  );
+endmodule
+
+module assert_fault_rta_system2d (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic [63:0]  seed_i,
+  output logic [524:0] o_o
+);
+  logic [63:0] rnd;
+  assert_fault_rnd u_rnd (.clk_i(clk_i), .rst_ni(rst_ni), .seed_i(seed_i), .rnd_o(rnd));
+  rta_system2d #(
+    .Side (4),
+    .Width(8)
+  ) u_dut (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .cmd_valid_i (rnd[0]),
+    .cmd_op_i    (rnd[3:1]),
+    .cmd_arg_i   ({13'd0, rnd[6:4]}),
+    .cmd_bitmap_i(rnd[15:8]),
+    .bitmap_o    (o_o[7:0]),
+    .mode_o      (o_o[9:8]),
+    .err_o       (o_o[12:10]),
+    .l_i         ({rnd, rnd}),
+    .r_i         ({rnd[31:0], rnd[63:32], rnd}),
+    .u_i         ({rnd[15:0], rnd[63:16], rnd[47:0], rnd[63:48]}),
+    .d_i         ({rnd[7:0], rnd[63:8], rnd[39:0], rnd[63:40]}),
+    .l_o         (o_o[140:13]),
+    .r_o         (o_o[268:141]),
+    .u_o         (o_o[396:269]),
+    .d_o         (o_o[524:397])
+  );
+endmodule
+
+// The router of PE 1 of 2 (its ring straps as ps_network gives them), commands at random.
+module assert_fault_ps_router (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [63:0] seed_i,
+  output logic [47:0] o_o
+);
+  logic [63:0] rnd;
+  assert_fault_rnd u_rnd (.clk_i(clk_i), .rst_ni(rst_ni), .seed_i(seed_i), .rnd_o(rnd));
+  ps_router #(
+    .N       (2),
+    .Width   (4),
+    .MemWords(4)
+  ) u_dut (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .pe_i            (1'b1),
+    .ring_succ_link_i(1'b0),
+    .ring_pred_link_i(1'b1),
+    .cmd_start_i     (rnd[0]),
+    .cmd_op_i        (rnd[4:1]),
+    .cmd_fast_i      (rnd[5]),
+    .cmd_words_i     ({29'd0, rnd[8:6]}),
+    .cmd_base_i      ({31'd0, rnd[9]}),
+    .busy_o          (o_o[0]),
+    .done_o          (o_o[1]),
+    .err_o           (o_o[4:2]),
+    .out_valid_o     (o_o[8:5]),
+    .out_data_o      (o_o[24:9]),
+    .in_valid_i      (rnd[13:10]),
+    .in_data_i       (rnd[29:14]),
+    .host_req_o      (o_o[25]),
+    .host_req_addr_o (o_o[27:26]),
+    .host_valid_i    (rnd[30]),
+    .host_data_i     (rnd[34:31]),
+    .host_valid_o    (o_o[28]),
+    .host_data_o     (o_o[32:29]),
+    .host_addr_o     (o_o[34:33]),
+    .lcl_we_i        (rnd[35]),
+    .lcl_addr_i      (rnd[37:36]),
+    .lcl_wdata_i     (rnd[41:38]),
+    .lcl_rdata_o     (o_o[38:35])
+  );
+  assign o_o[47:39] = '0;
+endmodule
+
+module assert_fault_ps_network (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [63:0] seed_i,
+  output logic [63:0] o_o
+);
+  logic [63:0] rnd;
+  assert_fault_rnd u_rnd (.clk_i(clk_i), .rst_ni(rst_ni), .seed_i(seed_i), .rnd_o(rnd));
+  logic [9:0]  ch_valid;
+  logic [39:0] ch_data;
+  logic [7:0]  lcl_rdata;
+  ps_network #(
+    .N       (2),
+    .Width   (4),
+    .MemWords(4)
+  ) u_dut (
+    .clk_i          (clk_i),
+    .rst_ni         (rst_ni),
+    .cmd_start_i    (rnd[0]),
+    .cmd_op_i       (rnd[4:1]),
+    .cmd_fast_i     (rnd[5]),
+    .cmd_words_i    ({29'd0, rnd[8:6]}),
+    .cmd_base_i     ({31'd0, rnd[9]}),
+    .busy_o         (o_o[0]),
+    .done_o         (o_o[1]),
+    .err_o          (o_o[4:2]),
+    .host_req_o     (o_o[5]),
+    .host_req_addr_o(o_o[7:6]),
+    .host_valid_i   (rnd[10]),
+    .host_data_i    (rnd[14:11]),
+    .host_valid_o   (o_o[8]),
+    .host_data_o    (o_o[12:9]),
+    .host_addr_o    (o_o[14:13]),
+    .lcl_we_i       (rnd[16:15]),
+    .lcl_addr_i     (rnd[18:17]),
+    .lcl_wdata_i    (rnd[26:19]),
+    .lcl_rdata_o    (lcl_rdata),
+    .ch_valid_o     (ch_valid),
+    .ch_data_o      (ch_data)
+  );
+  assign o_o[63:15] = {lcl_rdata, ch_valid, ch_data[30:0]} ^ {18'd0, ch_data[39:31], 22'd0};
+endmodule
