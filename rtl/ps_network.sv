@@ -243,16 +243,13 @@ module ps_network #(
   // the formal flow instantiates it here.
 `ifdef FORMAL
   ps_network_assert #(
-    .N    (N),
-    .Width(Width)
+    .N(N)
   ) u_assert (
     .clk_i        (clk_i),
     .rst_ni       (rst_ni),
     .busy_o       (busy_o),
     .done_o       (done_o),
     .err_o        (err_o),
-    .ch_valid_o   (ch_valid_o),
-    .ch_data_o    (ch_data_o),
     .busy         (busy),
     .done         (done),
     .link_err     (link_err),

@@ -8,24 +8,22 @@
 //
 //   reset_status  the cycle after reset: not busy, not done, err_o OK
 //   busy_done     busy_o and done_o are never both high
-//   channel_zero  every channel but the host's input carries 0 when not valid
 //   busy_agree    unless a link disagreed with its schedule, all routers are busy or none is
 //   done_agree    the same for done
 //   host_pe0      only PE 0's router uses its host port (request and words up)
+// Every channel but the host's input is some router's output link, whose data is 0 when not
+// valid by that router's checker (ps_router.link_data_zero): not checked again here.
 
 `include "pinet_assert.svh"
 
 module ps_network_assert #(
-  parameter int N     = 8,
-  parameter int Width = 32
+  parameter int N = 8
 ) (
   input logic                          clk_i,
   input logic                          rst_ni,
   input logic                          busy_o,
   input logic                          done_o,
   input logic [ps_pkg::PsErrWidth-1:0] err_o,
-  input logic [4*N+1:0]                ch_valid_o,
-  input logic [(4*N+2)*Width-1:0]      ch_data_o,
   // Internal: the routers' status and host requests
   input logic [N-1:0]                  busy,
   input logic [N-1:0]                  done,
@@ -38,8 +36,6 @@ module ps_network_assert #(
 
   // Not counted by coverage (verify.sh --coverage lists the region with its reason):
   /* verilator coverage_off */ // a checker: its failing branches run only on an RTL bug
-
-  localparam int Channels = 4 * N + 2;
 
   // armed_q: a reset has been seen. Before the first one the state is whatever the simulator's
   // power-up gave it (random in the cosims), so nothing is checked; it starts 0 (the proofs'
@@ -59,16 +55,6 @@ module ps_network_assert #(
   logic status_reset;  // the status after reset
   assign status_reset = !busy_o && !done_o && err_o == ps_pkg::PsErrOk;
 
-  logic channels_zero;
-  always_comb begin
-    channels_zero = 1'b1;
-    for (int c = 0; c < Channels; c++) begin
-      if (c != 4 * N) begin
-        channels_zero = channels_zero && (ch_valid_o[c] || ch_data_o[c*Width +: Width] == '0);
-      end
-    end
-  end
-
   // Checked in every cycle out of reset (rst_ni high) once a reset has been seen (armed_q), on
   // the cycle's values and the previous cycle's (the flops above). Combinational, so that each
   // property speaks of the values it constrains: yosys samples an assertion of a clocked block
@@ -77,7 +63,6 @@ module ps_network_assert #(
     if (rst_ni && armed_q) begin
       `PINET_ASSERT("ps_network.reset_status", (!after_reset_q || status_reset))
       `PINET_ASSERT("ps_network.busy_done", !(busy_o && done_o))
-      `PINET_ASSERT("ps_network.channel_zero", channels_zero)
       `PINET_ASSERT("ps_network.busy_agree", ((|link_err) || busy == '0 || busy == '1))
       `PINET_ASSERT("ps_network.done_agree", ((|link_err) || done == '0 || done == '1))
       `PINET_ASSERT("ps_network.host_pe0", ((host_req >> 1) == '0 && (host_up_valid >> 1) == '0))

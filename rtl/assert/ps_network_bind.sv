@@ -4,16 +4,13 @@
 // by Verilator; the `ifdef FORMAL instance at the end of ps_network has the same connections.
 
 bind ps_network ps_network_assert #(
-  .N    (N),
-  .Width(Width)
+  .N(N)
 ) u_assert (
   .clk_i        (clk_i),
   .rst_ni       (rst_ni),
   .busy_o       (busy_o),
   .done_o       (done_o),
   .err_o        (err_o),
-  .ch_valid_o   (ch_valid_o),
-  .ch_data_o    (ch_data_o),
   .busy         (busy),
   .done         (done),
   .link_err     (link_err),
