@@ -248,18 +248,7 @@ module ps_network #(
 `ifdef FORMAL
   ps_network_assert #(
     .N(N)
-  ) u_assert (
-    .clk_i        (clk_i),
-    .rst_ni       (rst_ni),
-    .busy_o       (busy_o),
-    .done_o       (done_o),
-    .err_o        (err_o),
-    .busy         (busy),
-    .done         (done),
-    .link_err     (link_err),
-    .host_req     (host_req),
-    .host_up_valid(host_up_valid)
-  );
+  ) u_assert (.*);
 `endif
 
   ////////////////

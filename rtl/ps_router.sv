@@ -1265,36 +1265,7 @@ module ps_router #(
     .Width   (Width),
     .AddrW   (AddrW),
     .CntW    (CntW)
-  ) u_assert (
-    .clk_i          (clk_i),
-    .rst_ni         (rst_ni),
-    .cmd_start_i    (cmd_start_i),
-    .busy_o         (busy_o),
-    .done_o         (done_o),
-    .err_o          (err_o),
-    .out_valid_o    (out_valid_o),
-    .out_data_o     (out_data_o),
-    .host_req_o     (host_req_o),
-    .host_req_addr_o(host_req_addr_o),
-    .host_valid_o   (host_valid_o),
-    .host_data_o    (host_data_o),
-    .host_addr_o    (host_addr_o),
-    .xfer           (xfer),
-    .wra_act        (wra_act),
-    .wrb_act        (wrb_act),
-    .wra_addr       (wra_addr),
-    .wrb_addr       (wrb_addr),
-    .wra_host_q     (wra_host_q),
-    .len_q          (len_q),
-    .rda_st_q       (rda_st_q),
-    .rda_len_q      (rda_len_q),
-    .rdb_st_q       (rdb_st_q),
-    .rdb_len_q      (rdb_len_q),
-    .wra_st_q       (wra_st_q),
-    .wra_len_q      (wra_len_q),
-    .wrb_st_q       (wrb_st_q),
-    .wrb_len_q      (wrb_len_q)
-  );
+  ) u_assert (.*);
 `endif
 
   /* verilator tracing_on */

@@ -499,15 +499,7 @@ module rta_bitmap_ctrl #(
 `ifdef FORMAL
   rta_bitmap_ctrl_assert #(
     .NumSwitches(NumSwitches)
-  ) u_assert (
-    .clk_i      (clk_i),
-    .rst_ni     (rst_ni),
-    .cmd_valid_i(cmd_valid_i),
-    .cmd_op_i   (cmd_op_i),
-    .bitmap_o   (bitmap_o),
-    .mode_o     (mode_o),
-    .err_o      (err_o)
-  );
+  ) u_assert (.*);
 `endif
 
 endmodule

@@ -136,13 +136,7 @@ module rta_ring #(
   rta_ring_assert #(
     .N    (N),
     .Width(Width)
-  ) u_assert (
-    .bitmap_i(bitmap_i),
-    .l_i     (l_i),
-    .r_i     (r_i),
-    .l_o     (l_o),
-    .r_o     (r_o)
-  );
+  ) u_assert (.*);
 `endif
 
 endmodule

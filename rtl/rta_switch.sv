@@ -49,17 +49,7 @@ module rta_switch #(
 `ifdef FORMAL
   rta_switch_assert #(
     .Width(Width)
-  ) u_assert (
-    .on_i(on_i),
-    .t1_i(t1_i),
-    .t2_i(t2_i),
-    .t3_i(t3_i),
-    .t4_i(t4_i),
-    .t1_o(t1_o),
-    .t2_o(t2_o),
-    .t3_o(t3_o),
-    .t4_o(t4_o)
-  );
+  ) u_assert (.*);
 `endif
 
 endmodule

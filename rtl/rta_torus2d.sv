@@ -146,17 +146,7 @@ module rta_torus2d #(
   rta_torus2d_assert #(
     .Side (Side),
     .Width(Width)
-  ) u_assert (
-    .bitmap_i(bitmap_i),
-    .l_i     (l_i),
-    .r_i     (r_i),
-    .u_i     (u_i),
-    .d_i     (d_i),
-    .l_o     (l_o),
-    .r_o     (r_o),
-    .u_o     (u_o),
-    .d_o     (d_o)
-  );
+  ) u_assert (.*);
 `endif
 
 endmodule
