@@ -118,13 +118,13 @@ module assert_fault_rta_system1d (
   input  logic         clk_i,
   input  logic         rst_ni,
   input  logic [63:0]  seed_i,
-  output logic [135:0] o_o
+  output logic [263:0] o_o
 );
   logic [63:0] rnd;
   assert_fault_rnd u_rnd (.clk_i(clk_i), .rst_ni(rst_ni), .seed_i(seed_i), .rnd_o(rnd));
   rta_system1d #(
     .N    (8),
-    .Width(8)
+    .Width(16)
   ) u_dut (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -135,10 +135,10 @@ module assert_fault_rta_system1d (
     .bitmap_o    (o_o[2:0]),
     .mode_o      (o_o[4:3]),
     .err_o       (o_o[7:5]),
-    .l_i         (rnd),
-    .r_i         ({rnd[31:0], rnd[63:32]}),
-    .l_o         (o_o[71:8]),
-    .r_o         (o_o[135:72])
+    .l_i         ({rnd, rnd}),
+    .r_i         ({rnd[31:0], rnd[63:32], rnd}),
+    .l_o         (o_o[135:8]),
+    .r_o         (o_o[263:136])
   );
 endmodule
 
@@ -146,13 +146,13 @@ module assert_fault_rta_system2d (
   input  logic         clk_i,
   input  logic         rst_ni,
   input  logic [63:0]  seed_i,
-  output logic [524:0] o_o
+  output logic [1036:0] o_o
 );
   logic [63:0] rnd;
   assert_fault_rnd u_rnd (.clk_i(clk_i), .rst_ni(rst_ni), .seed_i(seed_i), .rnd_o(rnd));
   rta_system2d #(
     .Side (4),
-    .Width(8)
+    .Width(16)
   ) u_dut (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
@@ -163,14 +163,14 @@ module assert_fault_rta_system2d (
     .bitmap_o    (o_o[7:0]),
     .mode_o      (o_o[9:8]),
     .err_o       (o_o[12:10]),
-    .l_i         ({rnd, rnd}),
-    .r_i         ({rnd[31:0], rnd[63:32], rnd}),
-    .u_i         ({rnd[15:0], rnd[63:16], rnd[47:0], rnd[63:48]}),
-    .d_i         ({rnd[7:0], rnd[63:8], rnd[39:0], rnd[63:40]}),
-    .l_o         (o_o[140:13]),
-    .r_o         (o_o[268:141]),
-    .u_o         (o_o[396:269]),
-    .d_o         (o_o[524:397])
+    .l_i         ({rnd, rnd, rnd, rnd}),
+    .r_i         ({rnd[31:0], rnd[63:32], rnd, rnd, rnd}),
+    .u_i         ({rnd[15:0], rnd[63:16], rnd[47:0], rnd[63:48], rnd, rnd}),
+    .d_i         ({rnd[7:0], rnd[63:8], rnd[39:0], rnd[63:40], rnd, rnd}),
+    .l_o         (o_o[268:13]),
+    .r_o         (o_o[524:269]),
+    .u_o         (o_o[780:525]),
+    .d_o         (o_o[1036:781])
   );
 endmodule
 
