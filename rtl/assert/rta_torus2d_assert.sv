@@ -39,12 +39,6 @@ module rta_torus2d_assert #(
     idx = (q < Side) ? q * Side + k : k * Side + (q - Side);
   endfunction
 
-  // Up to Side 32 only. The loops below re-walk every ring through variable part-selects of the
-  // Side*Side*Width-bit ports: at Side 64 (131072-bit ports) that made the model's build need
-  // 6.1 GB and its cycle 2.3x the cost per PE of Side 8 (bench_scaling.sh, 2026-11-27). There the
-  // rings' own checkers (rta_ring_assert, bound in each of the 2 Side rings) state the routes, and
-  // the cosim's compare of every port checks the gathering and scattering.
-  if (Side <= 32) begin : g_check
   logic row_ok, col_ok, ok;
   localparam int IdxW = $clog2(Side * Side);
   localparam int PosW = $clog2(Side);
@@ -81,10 +75,6 @@ module rta_torus2d_assert #(
     end
     `PINET_ASSERT("rta_torus2d.row_route", row_ok)
     `PINET_ASSERT("rta_torus2d.col_route", col_ok)
-  end
-  end else begin : g_unchecked
-  logic unused_ports;  // read for lint only; nothing reads it, so the model drops it
-  assign unused_ports = ^{bitmap_i, l_i, r_i, u_i, d_i, l_o, r_o, u_o, d_o};
   end
 
   /* verilator coverage_on */
