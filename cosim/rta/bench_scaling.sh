@@ -6,6 +6,7 @@
 #   env: BENCH_DIR (work directory, default /tmp/pinet_bench_scaling), BENCH_SECS (CPU seconds per
 #        run, default 2), BENCH_JOBS (make -j, default 1), BENCH_RTL (the directory of the .sv
 #        files, default rtl/ of this checkout: point it at a copy to compare two versions),
+#        BENCH_CHECKERS=0 (the RTL alone, without the assertion checkers of rtl/assert),
 #        BENCH_WAVE=1 (also the cost of an FST wave of every cycle: the model rebuilt with
 #        --trace-fst, the writer on the simulation thread, and with --trace-threads 1, the writer
 #        on its own thread; wall-clock slowdown against the model alone), BENCH_COSIM=DIR (a build's
@@ -35,12 +36,14 @@ case $kind in
   torus) top=rta_torus2d; files=("$rtl/rta_switch.sv" "$rtl/rta_ring.sv" "$rtl/rta_torus2d.sv") ;;
   *) echo "bench_scaling: unknown fabric '$kind' (ring or torus)" >&2; exit 2 ;;
 esac
-# With the assertion checkers, as in the cosims (--assert; a failing one stops with $error).
+# With the assertion checkers, as in the cosims (--assert; a failing one stops with $error);
+# BENCH_CHECKERS=0: the RTL model alone.
 asserts=("$root/rtl/assert/rta_switch_assert.sv" "$root/rtl/assert/rta_switch_bind.sv"
          "$root/rtl/assert/rta_ring_assert.sv" "$root/rtl/assert/rta_ring_bind.sv")
 case $kind in
   torus) asserts+=("$root/rtl/assert/rta_torus2d_assert.sv" "$root/rtl/assert/rta_torus2d_bind.sv") ;;
 esac
+[ "${BENCH_CHECKERS:-1}" = 1 ] || asserts=()
 # build <dir> <extra verilator args...>: the bench driver of this size, into <dir>/obj/bench.
 build() {
   local d=$1
