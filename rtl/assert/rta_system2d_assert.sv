@@ -39,10 +39,11 @@ module rta_system2d_assert #(
   endfunction
 
   // Up to Side 32 only. The system's ports are its torus's ports, and the torus's own checker
-  // (rta_torus2d_assert, bound inside u_torus) states the same routes on the same nets; at Side
-  // 64 this second copy made Verilator need about 16 GB for the model (killed on this 24 GB
-  // machine, 2026-11-27). The wiring it adds (bitmap_o to the torus) stays checked at every size
-  // by the cosim, which routes the C model by the controller model's bitmap.
+  // (rta_torus2d_assert, bound inside u_torus) states the same routes on the same nets. With
+  // every checker bound, Verilator was killed at 16 GB on the Side 64 system (this 24 GB
+  // machine, other jobs running, 2026-11-27); this copy was left out there, not measured alone.
+  // The wiring it adds (bitmap_o to the torus) stays checked at every size by the cosim, which
+  // routes the C model by the controller model's bitmap.
   if (Side <= 32) begin : g_check
   logic ok;
   localparam int IdxW = $clog2(Side * Side);
