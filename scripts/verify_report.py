@@ -28,6 +28,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fcov_check  # noqa: E402
 import testplan  # noqa: E402
 
 DASH = "–"
@@ -46,25 +47,12 @@ def read_jobs(path):
 
 
 def read_fcov(directory):
-    """{block: {bin: hits}} from DIR/*.txt; malformed lines are reported and skipped."""
-    hits = {}
-    if not os.path.isdir(directory):
-        return hits
-    for fn in sorted(os.listdir(directory)):
-        if not fn.endswith(".txt"):
-            continue
-        path = os.path.join(directory, fn)
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for n, line in enumerate(f, 1):
-                words = line.split("#", 1)[0].split()
-                if not words:
-                    continue
-                if len(words) != 3 or not words[2].isdigit():
-                    print(f"verify: {path}:{n}: not '<block> <bin> <hits>': {line.strip()}",
-                          file=sys.stderr)
-                    continue
-                block = hits.setdefault(words[0], {})
-                block[words[1]] = block.get(words[1], 0) + int(words[2])
+    """{block: {bin: hits}} from DIR/*.txt (fcov_check.read_fcov); malformed lines are reported
+    and skipped."""
+    problems = []
+    hits = fcov_check.read_fcov(directory, problems)
+    for p in problems:
+        print(f"verify: {p}", file=sys.stderr)
     return hits
 
 
