@@ -100,13 +100,11 @@ def main():
         problems.append(f"the table says {c[0]} {c[1]} accepts {c[2]!r}, no RTL check says so")
 
     # 3. The covering items exist (read once).
-    planned = set()
-    planned_file = os.path.join(args.build, "cosim_runs_planned.txt")
-    for line in open(planned_file, encoding="utf-8"):
+    planned = {}  # run -> kind (default, long, soak, or unbuilt: a long run this build leaves out)
+    for line in open(os.path.join(args.build, "cosim_runs_planned.txt"), encoding="utf-8"):
         if line.strip() and not line.startswith("#"):
-            planned.add(line.split("|")[0])
-    long_runs = {line.split("|")[0] for line in open(planned_file, encoding="utf-8")
-                 if line.strip().endswith(("|long", "|unbuilt"))}
+            name, kind = line.strip().split("|")[:2]
+            planned[name] = kind
     proofs = subprocess.run(["bash", os.path.join(args.src, "scripts", "formal.sh"), "--list", "--deep"],
                             stdout=subprocess.PIPE, text=True, check=True).stdout.split("\n")
     tests = set(re.findall(r"Test +#\d+: (\S+)", subprocess.run(
@@ -132,9 +130,8 @@ def main():
         pow2, lo, hi = b
         name = row["param"].split()[0]
         for end, value in (("low", lo), ("high", hi)):
-            items = row[end]
-            for item in items:
-                m = ITEM_RE.match(item)
+            items = [ITEM_RE.match(i) for i in row[end]]
+            for item, m in zip(row[end], items):
                 if not m:
                     problems.append(f"{where}: {end} end: {item!r} is not run/proof/test `name`")
                     continue
@@ -148,8 +145,8 @@ def main():
                         problems.append(f"{where}: {end} end: no proof '{what}' in formal.sh --list --deep")
                     elif f"{name}={value}" not in re.split(r"[(),]", what):
                         problems.append(f"{where}: {end} end: proof '{what}' is not at {name}={value}")
-            only_long = all(ITEM_RE.match(i) and ITEM_RE.match(i).group(1) == "run"
-                            and ITEM_RE.match(i).group(2) in long_runs for i in items)
+            only_long = all(m and m.group(1) == "run" and planned.get(m.group(2)) in ("long", "unbuilt")
+                            for m in items)
             if only_long and not args.long:
                 continue
             # 2a. Both ends elaborate cleanly.
