@@ -174,7 +174,8 @@ module assert_fault_rta_system2d (
   );
 endmodule
 
-// The router of PE 1 of 2 (its ring straps as ps_network gives them), commands at random.
+// The router of PE 0 of 2, the one with the host port (its ring straps as ps_network gives
+// them), commands at random.
 module assert_fault_ps_router (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -190,8 +191,8 @@ module assert_fault_ps_router (
   ) u_dut (
     .clk_i           (clk_i),
     .rst_ni          (rst_ni),
-    .pe_i            (1'b1),
-    .ring_succ_link_i(1'b0),
+    .pe_i            (1'b0),
+    .ring_succ_link_i(1'b1),
     .ring_pred_link_i(1'b1),
     .cmd_start_i     (rnd[0]),
     .cmd_op_i        (rnd[4:1]),
@@ -231,6 +232,14 @@ module assert_fault_ps_network (
   logic [9:0]  ch_valid;
   logic [39:0] ch_data;
   logic [7:0]  lcl_rdata;
+  // The host answers each request in the next cycle, as the network expects (random words): the
+  // links then agree with the schedule, and the routers' link errors do not mask the network's
+  // agreement properties.
+  logic host_req, host_answer_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) host_answer_q <= 1'b0;
+    else         host_answer_q <= host_req;
+  end
   ps_network #(
     .N       (2),
     .Width   (4),
@@ -246,9 +255,9 @@ module assert_fault_ps_network (
     .busy_o         (o_o[0]),
     .done_o         (o_o[1]),
     .err_o          (o_o[4:2]),
-    .host_req_o     (o_o[5]),
+    .host_req_o     (host_req),
     .host_req_addr_o(o_o[7:6]),
-    .host_valid_i   (rnd[10]),
+    .host_valid_i   (host_answer_q),
     .host_data_i    (rnd[14:11]),
     .host_valid_o   (o_o[8]),
     .host_data_o    (o_o[12:9]),
@@ -260,5 +269,6 @@ module assert_fault_ps_network (
     .ch_valid_o     (ch_valid),
     .ch_data_o      (ch_data)
   );
+  assign o_o[5]     = host_req;
   assign o_o[63:15] = {lcl_rdata, ch_valid, ch_data[30:0]} ^ {18'd0, ch_data[39:31], 22'd0};
 endmodule
