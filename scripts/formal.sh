@@ -6,6 +6,8 @@
 #   PROVEN <block> <group> (induction k=K)   unbounded: BMC to depth K from reset, then K-induction
 #   PROVEN <block> <group> (pdr ...)         unbounded: an inductive invariant found by ABC's pdr
 #   PASSED <block> <group> (BMC depth D)     bounded
+#   COVERED <block> cover (C of C covers, step S) every cover property of the block's checkers
+#                                            is reached from reset within the depth (BMC)
 #   FAIL <block> <group> (...) trace <file>  a counterexample, as VCD with a GTKWave save file
 # Exit status: 0 all hold, 1 a FAIL, 2 usage, 3 a tool missing.
 #
@@ -50,7 +52,7 @@ fi
 
 # The proofs, one row per instance:
 #   block | groups (each a CHECK_<GROUP> of the property file) | top | parameters (chparam)
-#   | files (r: from --rtl, f: from formal/) | mode (induction, bmc or pdr) | depth k (pdr: its time
+#   | files (r: from --rtl, f: from formal/) | mode (induction, bmc, pdr or cover) | depth k (pdr: its time
 #   limit in seconds) | default or deep
 # Each group gets its own line, labelled <group>(<parameters>).
 # The fabric has no state: one step covers every input, and induction at k = 1 is complete.
@@ -101,6 +103,12 @@ proofs=(
   "ps_network|words|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|deep"
   "ps_network|err done links|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|240|deep"
   "ps_network|words|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|900|deep"
+  # The checkers' cover properties (`PINET_COVER): each reachable from reset, inputs free (the
+  # checker group's environment: both schedules; the network's host link free too).
+  "rta_bitmap_ctrl|cover|rta_bitmap_ctrl_formal|Dim=1 Side=8|$ctrl|cover|8|default"
+  "rta_bitmap_ctrl|cover|rta_bitmap_ctrl_formal|Dim=2 Side=4|$ctrl|cover|8|default"
+  "ps_router|cover|ps_router_formal|N=2 Width=2 MemWords=2|$ps_router|cover|8|default"
+  "ps_network|cover|ps_network_formal|N=2 Width=2 MemWords=2|$ps_network|cover|8|deep"
 )
 # When the induction step fails, BMC looks this deep for a reachable violation before the
 # step's own counterexample (which may start in an unreachable state) is reported.
@@ -226,6 +234,10 @@ prove() {
   done
   for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
   rm -f "$stem".*
+  if [ "$mode" = cover ]; then
+    cover "$block" "$label" "$top" "$chparam" "$stem" "$depth" "${srcs[@]}"
+    return
+  fi
   if [ "$mode" = pdr ]; then
     prove_pdr "$block" "$label" "$define" "$top" "$chparam" "$stem" "$depth" "${srcs[@]}"
     return
@@ -269,6 +281,47 @@ prove() {
   fi
   fail_line "$block" "$label" "$verdict" "$vcd" "$top"
   return 1
+}
+
+# cover BLOCK LABEL TOP CHPARAM STEM DEPTH SRCS...: BMC in cover mode (yosys-smtbmc -c) on the
+# model read with PINET_FORMAL_COVER (the checkers' `PINET_COVER become `cover` statements) and
+# the checker group's environment (CHECK_CHECKER): every cover must be reached within DEPTH steps
+# from reset. The covers are named by their PINET_COVER line in the checker files.
+cover() {
+  local block=$1 label=$2 top=$3 chparam=$4 stem=$5 depth=$6
+  shift 6
+  local srcs=("$@") f expected reached missing step
+  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -I$root/rtl/assert -DCHECK_CHECKER -DPINET_FORMAL_COVER ${srcs[*]};
+        chparam$chparam $top; prep -top $top; async2sync; dffunmap;
+        write_smt2 -wires $stem.smt2.part" >/dev/null 2>&1 ||
+     ! mv "$stem.smt2.part" "$stem.smt2"; then
+    rm -f "$stem.smt2.part"
+    echo "FAIL $block $label (yosys could not build the model: $stem.yosys.log) trace none"
+    return 1
+  fi
+  smtbmc "$stem.cover.log" -c -t "$depth" --dump-vcd "$stem.vcd" "$stem.smt2"
+  # The covers stated: the names of the PINET_COVER lines of the checker files read.
+  expected=$(for f in "${srcs[@]}"; do
+               case "$f" in */rtl/assert/*) grep -o 'PINET_COVER("[^"]*"' "$f" | sed 's/.*("//; s/"$//' ;; esac
+             done | sort -u)
+  # The covers reached: "Reached cover statement at FILE:LINE.COL-..." names a line of the
+  # macro's call; its name is on the closest PINET_COVER line at or above it.
+  reached=$(grep -o 'Reached cover statement at [^ ]*' "$stem.cover.log" | sed 's/.* at //' |
+            while IFS= read -r loc; do
+              f=${loc%%:*} line=${loc#*:}; line=${line%%.*}
+              head -n "$line" "$f" | grep -o 'PINET_COVER("[^"]*"' | tail -n 1 | sed 's/.*("//; s/"$//'
+            done | sort -u)
+  missing=$(comm -23 <(printf '%s\n' "$expected") <(printf '%s\n' "$reached") | grep . | paste -sd ' ')
+  step=$(grep -o 'in step [0-9]*' "$stem.cover.log" | awk '{ if ($3 > m) m = $3 } END { print m + 0 }')
+  if [ -z "$expected" ]; then
+    echo "FAIL $block $label (no PINET_COVER in the checkers read) trace none"
+    return 1
+  elif [ -n "$missing" ] || ! grep -q 'Status: PASSED' "$stem.cover.log"; then
+    echo "FAIL $block $label (not reached within $depth steps: ${missing:-see $stem.cover.log}) trace none"
+    return 1
+  fi
+  rm -f "$stem".*vcd
+  echo "COVERED $block $label ($(grep -c . <<<"$expected") of $(grep -c . <<<"$expected") covers, step $step)"
 }
 
 failed=0 ran=0

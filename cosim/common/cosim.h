@@ -668,4 +668,13 @@ extern "C" __attribute__((weak)) void pinet_assertion_failed(const char *name) {
   if (pinet::cosim::fired_assertion().empty()) pinet::cosim::fired_assertion() = name ? name : "?";
 }
 
+// The cover properties of the checkers (`PINET_COVER, rtl/assert/pinet_assert.svh) call
+// pinet_cover_hit(name) through DPI-C in the first cycle each instance hits its scenario: counted
+// as the functional coverage bin rtl_<module>_<cover> of the run's block (fcov.h; one hit per
+// instance). Weak, as above.
+extern "C" __attribute__((weak)) void pinet_cover_hit(const char *name) {
+  pinet::cosim::Fcov &f = pinet::cosim::fcov();
+  if (f.on()) f.hit("rtl_" + pinet::cosim::bin_name(name ? name : "?"));
+}
+
 #endif  // PINET_COSIM_H

@@ -11,6 +11,11 @@
 //   busy_agree    unless a link disagreed with its schedule, all routers are busy or none is
 //   done_agree    the same for done
 //   host_pe0      only PE 0's router uses its host port (request and words up)
+//
+// Cover properties (bins rtl_ps_network_<cover>):
+//   link_error    some router saw a link disagree with its schedule
+//   host_request  PE 0 requests a word from the host
+//   host_up       PE 0 sends a word up the host link
 // Every channel but the host's input is some router's output link, whose data is 0 when not
 // valid by that router's checker (ps_router.link_data_zero): not checked again here.
 
@@ -68,6 +73,10 @@ module ps_network_assert #(
       `PINET_ASSERT("ps_network.host_pe0", ((host_req >> 1) == '0 && (host_up_valid >> 1) == '0))
     end
   end
+
+  `PINET_COVER("ps_network.link_error", link_error, (|link_err))
+  `PINET_COVER("ps_network.host_request", host_request, host_req[0])
+  `PINET_COVER("ps_network.host_up", host_up, host_up_valid[0])
 
   /* verilator coverage_on */
 

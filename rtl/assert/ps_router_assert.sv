@@ -19,6 +19,17 @@
 //                    length 0, has no transfer: its start is not set, the fast schedules leave
 //                    it as it was)
 //   host_no_start    a write from the host link starts at the step's first word
+//
+// Cover properties (functional coverage from inside: bins rtl_ps_router_<cover>):
+//   cmd_setup        a command in a run's setup cycle (refused: busy)
+//   cmd_mid_step     a command in a transfer cycle before the step's last word
+//   cmd_last_word    a command in the step's last transfer cycle
+//   cmd_on_done      a command in a cycle with done_o high (back to back)
+//   fast_transfer    a transfer cycle of a fast schedule
+//   both_writes      both memory write ports writing in one cycle
+//   host_write       a transfer cycle writing a word from the host link
+//   link_error       err_o is LINK (a link disagreed with the schedule)
+//   busy_refused     err_o is BUSY
 
 `include "pinet_assert.svh"
 
@@ -42,6 +53,8 @@ module ps_router_assert #(
   input logic [AddrW-1:0]              host_addr_o,
   // Internal: the write ports, the transfer cycle, the ports' starts and lengths, L_s
   input logic                          xfer,
+  input logic                          last_word,
+  input logic                          fast_q,
   input logic                          wra_act,
   input logic                          wrb_act,
   input logic [AddrW-1:0]              wra_addr,
@@ -126,6 +139,16 @@ module ps_router_assert #(
       `PINET_ASSERT("ps_router.host_no_start", (!xfer || !wra_host_q || wra_st_q == '0))
     end
   end
+
+  `PINET_COVER("ps_router.cmd_setup", cmd_setup, (cmd_start_i && busy_o && !xfer))
+  `PINET_COVER("ps_router.cmd_mid_step", cmd_mid_step, (cmd_start_i && xfer && !last_word))
+  `PINET_COVER("ps_router.cmd_last_word", cmd_last_word, (cmd_start_i && xfer && last_word))
+  `PINET_COVER("ps_router.cmd_on_done", cmd_on_done, (cmd_start_i && done_o))
+  `PINET_COVER("ps_router.fast_transfer", fast_transfer, (xfer && fast_q))
+  `PINET_COVER("ps_router.both_writes", both_writes, (wra_act && wrb_act))
+  `PINET_COVER("ps_router.host_write", host_write, (xfer && wra_host_q))
+  `PINET_COVER("ps_router.link_error", link_error, (err_o == ps_pkg::PsErrLink))
+  `PINET_COVER("ps_router.busy_refused", busy_refused, (err_o == ps_pkg::PsErrBusy))
 
   /* verilator coverage_on */
 

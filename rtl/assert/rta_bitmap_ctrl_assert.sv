@@ -14,6 +14,12 @@
 //   idle_stable  without a command nothing changes, err_o included
 //   refused      a refused command (err_o not OK after it) leaves bitmap_o and mode_o as they were
 //   nop          a NOP is accepted (err_o OK) and changes nothing
+//
+// Cover properties (bins rtl_rta_bitmap_ctrl_<cover>):
+//   command_refused   a command answered with an error
+//   command_changed   an accepted command that changed the bitmap or the mode
+//   error_held        an error code kept through a cycle without a command
+//   back_to_back      commands in two consecutive cycles
 
 `include "pinet_assert.svh"
 
@@ -83,6 +89,12 @@ module rta_bitmap_ctrl_assert #(
       `PINET_ASSERT("rta_bitmap_ctrl.nop", (after_reset_q || !nop_q || (unchanged && ok)))
     end
   end
+
+  `PINET_COVER("rta_bitmap_ctrl.command_refused", command_refused, (!after_reset_q && valid_q && !ok))
+  `PINET_COVER("rta_bitmap_ctrl.command_changed", command_changed,
+               (!after_reset_q && valid_q && ok && !unchanged))
+  `PINET_COVER("rta_bitmap_ctrl.error_held", error_held, (!after_reset_q && !valid_q && !ok))
+  `PINET_COVER("rta_bitmap_ctrl.back_to_back", back_to_back, (valid_q && cmd_valid_i))
 
   /* verilator coverage_on */
 
