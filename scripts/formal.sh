@@ -217,6 +217,25 @@ prove_pdr() {
   return 1
 }
 
+# smt2_model BLOCK LABEL TOP CHPARAM STEM DEFINES SRCS...: yosys writes the word-level model
+# $stem.smt2 of TOP (the sources read with DEFINES, e.g. "-DCHECK_DONE"); on failure prints the
+# FAIL line and returns 1. The model is written under a temporary name: no half-written .smt2 is
+# left behind. -DSYNTHESIS: -formal replaces yosys's implicit SYNTHESIS define with FORMAL, which
+# would let in the RTL's simulation-only checks (`ifndef SYNTHESIS: assertions with $error action
+# blocks, which yosys 0.23 cannot parse); the proofs' own properties are in formal/.
+smt2_model() {
+  local block=$1 label=$2 top=$3 chparam=$4 stem=$5 defines=$6
+  shift 6
+  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -I$root/rtl/assert $defines $*;
+        chparam$chparam $top; prep -top $top; async2sync; dffunmap;
+        write_smt2 -wires $stem.smt2.part" >/dev/null 2>&1 ||
+     ! mv "$stem.smt2.part" "$stem.smt2"; then
+    rm -f "$stem.smt2.part"
+    echo "FAIL $block $label (yosys could not build the model: $stem.yosys.log) trace none"
+    return 1
+  fi
+}
+
 # prove BLOCK GROUP TOP PARAMS FILES MODE DEPTH: one group; prints its line, returns 1 on FAIL.
 prove() {
   local block=$1 group=$2 top=$3 params=$4 files=$5 mode=$6 depth=$7
@@ -242,18 +261,7 @@ prove() {
     prove_pdr "$block" "$label" "$define" "$top" "$chparam" "$stem" "$depth" "${srcs[@]}"
     return
   fi
-  # The model is written under a temporary name: no half-written .smt2 is left behind.
-  # -DSYNTHESIS: -formal replaces yosys's implicit SYNTHESIS define with FORMAL, which would let
-  # in the RTL's simulation-only checks (`ifndef SYNTHESIS: assertions with $error action
-  # blocks, which yosys 0.23 cannot parse); the proofs' own properties are in formal/.
-  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -I$root/rtl/assert -D$define ${srcs[*]};
-        chparam$chparam $top; prep -top $top; async2sync; dffunmap;
-        write_smt2 -wires $stem.smt2.part" >/dev/null 2>&1 ||
-     ! mv "$stem.smt2.part" "$stem.smt2"; then
-    rm -f "$stem.smt2.part"
-    echo "FAIL $block $label (yosys could not build the model: $stem.yosys.log) trace none"
-    return 1
-  fi
+  smt2_model "$block" "$label" "$top" "$chparam" "$stem" "-D$define" "${srcs[@]}" || return 1
   # Base case: BMC from reset, steps 0 .. depth-1. Induction step: depth consecutive steps
   # that satisfy the assertions cannot be followed by one that violates them.
   vcd=$stem.vcd
@@ -291,14 +299,8 @@ cover() {
   local block=$1 label=$2 top=$3 chparam=$4 stem=$5 depth=$6
   shift 6
   local srcs=("$@") f expected reached missing step
-  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -I$root/rtl/assert -DCHECK_CHECKER -DPINET_FORMAL_COVER ${srcs[*]};
-        chparam$chparam $top; prep -top $top; async2sync; dffunmap;
-        write_smt2 -wires $stem.smt2.part" >/dev/null 2>&1 ||
-     ! mv "$stem.smt2.part" "$stem.smt2"; then
-    rm -f "$stem.smt2.part"
-    echo "FAIL $block $label (yosys could not build the model: $stem.yosys.log) trace none"
-    return 1
-  fi
+  smt2_model "$block" "$label" "$top" "$chparam" "$stem" "-DCHECK_CHECKER -DPINET_FORMAL_COVER" \
+    "${srcs[@]}" || return 1
   smtbmc "$stem.cover.log" -c -t "$depth" --dump-vcd "$stem.vcd" "$stem.smt2"
   # The covers stated: the names of the PINET_COVER lines of the checker files read.
   expected=$(for f in "${srcs[@]}"; do
