@@ -9,7 +9,9 @@ instance in some run hit it; the points of every parameterisation count), and wi
 genhtml an HTML report of all runs merged in DIR/html/.
 
 Every RTL module (its points lie in a file of RTL_DIR, default <repo>/rtl) must reach PCT
-(default 95) % line and toggle coverage; harness modules (cosim tops) are listed, not judged.
+(default 95) % line and toggle coverage; harness modules (cosim tops) and the assertion checkers
+(rtl/assert/) are listed, not judged. A point's file relative to the directory Verilator ran in
+(the cosims: cosim/<family>/) resolves against --base (default: those directories).
 The regions of RTL_DIR excluded with `/* verilator coverage_off */ // <reason>` ...
 `/* verilator coverage_on */` are listed with their reasons, so that an exclusion is visible
 in the report and not only in the source. Exit status: 0 every RTL module passes, 1 a module
@@ -80,10 +82,36 @@ def inside(path, directory):
     return os.path.commonpath([os.path.realpath(path), directory]) == directory
 
 
-def is_rtl(kinds, rtl_dir):
-    """A module is judged when any of its points lies in a file of rtl_dir: only a module with
-    no point there (a cosim harness top) escapes the threshold. key[1] is the point's file."""
-    return any(key[1] and inside(key[1], rtl_dir) for v in kinds.values() for key in v)
+def default_bases():
+    """Where Verilator ran: the cosim models are verilated in cosim/<family>/ with source paths
+    relative to it (clone-independent ccache hits), so a point's file is "../../rtl/x.sv"."""
+    return sorted(glob.glob(os.path.join(REPO, "cosim", "*", ""))) + [os.path.join(REPO, "cosim"), REPO]
+
+
+def resolver(bases):
+    """A function: a point's file (absolute, or relative to the directory Verilator ran in) ->
+    its real path; a relative one resolves against the first base where the file exists."""
+    cache = {}
+
+    def resolve(path):
+        if path not in cache:
+            found = path if os.path.isabs(path) else next(
+                (c for c in (os.path.join(b, path) for b in bases) if os.path.exists(c)),
+                os.path.join(bases[0], path))
+            cache[path] = os.path.realpath(found)
+        return cache[path]
+    return resolve
+
+
+def judged_kind(kinds, rtl_dir, checker_dirs, resolve):
+    """"rtl" when any of a module's points lies in a file of rtl_dir (outside the checker
+    directories): judged. "checker" for an assertion checker (rtl/assert/: verification code,
+    its body excluded with coverage_off; its ports' toggles are listed, not judged), "harness" for
+    a module with no point in rtl_dir (a cosim top). key[1] is the point's file."""
+    files = {resolve(key[1]) for v in kinds.values() for key in v if key[1]}
+    if any(inside(f, d) for f in files for d in checker_dirs):
+        return "checker"
+    return "rtl" if any(inside(f, rtl_dir) for f in files) else "harness"
 
 
 def failures(kinds, minimum):
@@ -149,20 +177,22 @@ def report_exclusions(rtl_dir):
     return len(bad)
 
 
-def report_modules(files, rtl_dir, minimum):
+def report_modules(files, rtl_dir, minimum, resolve):
     """Print the merged per-module table with a verdict column and the verdict lines; return
-    the number of failures. RTL modules first, then the harness modules."""
+    the number of failures. RTL modules first, then the checkers and the harness modules."""
     below = f"BELOW {minimum:g}%"
     table = merged(files)
-    judged = {m: is_rtl(k, rtl_dir) for m, k in table.items()}
+    checker_dirs = {os.path.realpath(os.path.join(d, "assert")) for d in (rtl_dir, os.path.join(REPO, "rtl"))}
+    kind_of = {m: judged_kind(k, rtl_dir, checker_dirs, resolve) for m, k in table.items()}
     failed = []
     print(f"{'module (all runs)':22s} {'line coverage':24s} {'toggle coverage':24s} verdict")
-    for module in sorted(table, key=lambda m: (not judged[m], m)):
+    for module in sorted(table, key=lambda m: (kind_of[m] != "rtl", m)):
         kinds = table[module]
         row = [pct([sum(v.values()), len(v)]) for v in (kinds["line"], kinds["toggle"])]
-        fails = failures(kinds, minimum) if judged[module] else []
+        fails = failures(kinds, minimum) if kind_of[module] == "rtl" else []
         failed += [(module, kind, p) for kind, p in fails]
-        verdict = ("harness (not judged)" if not judged[module] else below if fails else "ok")
+        verdict = (f"{kind_of[module]} (not judged)" if kind_of[module] != "rtl"
+                   else below if fails else "ok")
         print(f"{module:22s} {row[0]:24s} {row[1]:24s} {verdict}")
     if not failed:
         print(f"coverage: every RTL module >= {minimum:g}% line and toggle")
@@ -177,6 +207,16 @@ def quiet(cmd):
         cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False).returncode == 0
 
 
+def absolute_sources(info, resolve):
+    """Rewrite an lcov .info file's SF: lines (the sources as the .dat files name them, relative
+    to each model's Verilator directory) to real paths."""
+    with open(info, encoding="latin-1") as f:
+        lines = f.readlines()
+    with open(info, "w", encoding="latin-1") as f:
+        f.writelines("SF:" + resolve(l[3:].rstrip("\n")) + "\n" if l.startswith("SF:") else l
+                     for l in lines)
+
+
 def arguments():
     """Parsed options; argparse exits 2 on a usage error."""
     ap = argparse.ArgumentParser(prog="coverage_report.py",
@@ -186,6 +226,9 @@ def arguments():
                     help="line and toggle coverage every RTL module must reach (default 95)")
     ap.add_argument("--rtl", default=os.path.join(REPO, "rtl"), metavar="RTL_DIR",
                     help="the modules whose points lie here are judged (default <repo>/rtl)")
+    ap.add_argument("--base", action="append", metavar="BASE_DIR",
+                    help="a directory Verilator ran in: relative source paths resolve against "
+                         "it (repeatable; default <repo>/cosim/*/, <repo>/cosim, <repo>)")
     args = ap.parse_args()
     for name, path in (("DIR", args.dir), ("RTL_DIR", args.rtl)):
         if not os.path.isdir(path):
@@ -208,11 +251,13 @@ def main():
         quiet(["verilator_coverage", "--annotate", outdir, path])
         print(f"{run:22s} {pct(kinds['line']):24s} {pct(kinds['toggle']):24s} {outdir}/")
     print()
-    failed = report_modules(files, rtl_dir, args.min)
+    resolve = resolver(args.base or default_bases())
+    failed = report_modules(files, rtl_dir, args.min, resolve)
     failed += report_exclusions(rtl_dir)
     info = os.path.join(args.dir, "merged.info")
     html = os.path.join(args.dir, "html")
     if quiet(["verilator_coverage", "--write-info", info, *files]) and shutil.which("genhtml"):
+        absolute_sources(info, resolve)  # genhtml reads each source by its SF: path
         ok = quiet(["genhtml", "--quiet", "--title", "pinet RTL (all cosim runs)",
                     "--output-directory", html, info])
         print(f"coverage: HTML report of all runs: {html}/index.html" if ok else

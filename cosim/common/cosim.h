@@ -49,6 +49,9 @@
 #if VM_TRACE
 #include "verilated_fst_c.h"
 #endif
+#if VM_COVERAGE
+#include "verilated_cov.h"  // write_coverage(): VerilatedCovContext::write
+#endif
 
 #include "pinet/exit_codes.h"
 #include "pinet/rng.h"

@@ -198,6 +198,27 @@ def main():
         check("module (all runs)" in r.stdout and "every RTL module" in r.stdout,
               "malformed pragmas: the tables are still printed", r)
 
+        # 5b. the cosims' paths: relative to the directory Verilator ran in (cosim/<family>/,
+        # "../../rtl/x.sv"); resolved against --base they are judged (a 50 % module fails), and
+        # a checker of rtl/assert/ at 50 % is listed, not judged
+        rel = (module("../../rtl/assert/../../rtl/alpha.sv", "alpha", "top.u", hits(5, 10))
+               + module("../../rtl/assert/alpha_assert.sv", "alpha_assert", "top.u.a", (),
+                        hits(1, 2)))
+        cov, rtl = case(top, "relative", {"a": rel})
+        base = os.path.join(top, "relative", "cosim", "ps")
+        os.makedirs(base)
+        os.makedirs(os.path.join(rtl, "assert"))
+        with open(os.path.join(rtl, "assert", "alpha_assert.sv"), "w", encoding="utf-8") as f:
+            f.write("module alpha_assert;\nendmodule\n")
+        r = report(script, empty, cov, "--rtl", rtl, "--base", base)
+        check(r.returncode == 1 and "coverage: FAIL alpha line 50.00% < 95%" in r.stdout,
+              "relative source paths resolved against --base: alpha judged and failing", r)
+        check(row(r, "alpha_assert").endswith("checker (not judged)"),
+              "a checker of rtl/assert/: verdict 'checker (not judged)' expected", r)
+        r = report(script, empty, cov, "--rtl", rtl, "--base", os.path.join(top, "relative"))
+        check(row(r, "alpha").endswith("harness (not judged)"),
+              "relative paths against the wrong base resolve outside the RTL dir: not judged", r)
+
         # 6. usage and missing data
         r = report(script, empty)
         check(r.returncode == 2, "no DIR: exit status 2 expected", r)
