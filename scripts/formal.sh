@@ -107,7 +107,7 @@ proofs=(
   # checker group's environment: both schedules; the network's host link free too).
   "rta_bitmap_ctrl|cover|rta_bitmap_ctrl_formal|Dim=1 Side=8|$ctrl|cover|8|default"
   "rta_bitmap_ctrl|cover|rta_bitmap_ctrl_formal|Dim=2 Side=4|$ctrl|cover|8|default"
-  "ps_router|cover|ps_router_formal|N=2 Width=2 MemWords=2|$ps_router|cover|8|default"
+  "ps_router|cover|ps_router_formal|N=2 Width=2 MemWords=2|$ps_router|cover|8|deep"
   "ps_network|cover|ps_network_formal|N=2 Width=2 MemWords=2|$ps_network|cover|8|deep"
 )
 # When the induction step fails, BMC looks this deep for a reachable violation before the
