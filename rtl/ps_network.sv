@@ -98,6 +98,24 @@ module ps_network #(
 
   /* verilator tracing_on */
 
+  // Link-fault injection, in the cosims only (cosim/ps/CMakeLists.txt defines
+  // PINET_LINK_FAULT_HOOK for cosim_ps_network's models): bit c (c < 4N) inverts the valid bit of
+  // channel c on its wire. ch_valid_o shows the inverted bit and the channel's receiving router
+  // reads it: a word appears where the schedule has none, or a scheduled one vanishes (its data,
+  // the sender's, is still written), and that router's link check answers err_o = LINK. The
+  // harness writes the variable through Verilator's public access before each evaluation
+  // (ps_cosim.h set_link_fault), so the module's ports stay those of every other build (yosys,
+  // Icarus, the systems, verify.sh --rtl copies); elsewhere it is the constant 0.
+`ifdef PINET_LINK_FAULT_HOOK
+  /* verilator lint_off UNDRIVEN */
+  /* verilator coverage_off */ // stimulus, not design: a bit toggles only when the harness draws it
+  logic [4*N-1:0] link_fault /* verilator public_flat_rw */;
+  /* verilator coverage_on */
+  /* verilator lint_on UNDRIVEN */
+`else
+  localparam logic [4*N-1:0] link_fault = '0;
+`endif
+
   //////////////
   // Channels //
   //////////////
@@ -105,9 +123,10 @@ module ps_network #(
   always_comb begin
     for (int j = 0; j < N; j++) begin
       // Router j's out 0..3 drive forward channels 2j, 2j + 1 and backward channels 2N + j,
-      // 3N + j.
+      // 3N + j (through the link-fault injection above).
       {ch_valid_o[3*N + j], ch_valid_o[2*N + j], ch_valid_o[2*j + 1], ch_valid_o[2*j]} =
-          out_valid[j];
+          out_valid[j] ^ {link_fault[3*N + j], link_fault[2*N + j], link_fault[2*j + 1],
+                          link_fault[2*j]};
       {ch_data_o[(3*N + j)*Width +: Width], ch_data_o[(2*N + j)*Width +: Width],
        ch_data_o[(2*j + 1)*Width +: Width], ch_data_o[(2*j)*Width +: Width]} = out_data[j];
     end

@@ -16,10 +16,13 @@
 //   checked); now and then a command arrives while busy (err_o = busy, the run goes on; half of
 //   them valid commands, placed in a setup cycle, a transfer cycle, a step's last word or the
 //   run's last word), the reset aborts the run (the memories keep what was written), or (with
-//   --link-fault 1) the host drives a word on the host link in a cycle where the schedule has
-//   none: a corrupted link word, which router 0's link check must answer with err_o = LINK
-//   (sticky; the run goes on). One run in eight the next command comes in the done cycle (back
-//   to back, the image not read back in between). Between runs (not before the
+//   --link-fault 1) a link word is corrupted: the host drives a word on the host link in a cycle
+//   where the schedule has none, or a router link's valid bit is inverted on its wire (the RTL's
+//   link-fault hook, rtl/ps_network.sv: a word dropped or inserted on a forward or backward link),
+//   which the receiving router's link check must answer with err_o = LINK (sticky; the run goes
+//   on). Now and then a router link is corrupted while idle too: nothing may change but the
+//   wire. One run in eight the next command comes in the done cycle (back to back, the image not
+//   read back in between). Between runs (not before the
 //   first), now and then a few reads, a reset, or a bad command: an op the RTL does not run
 //   (custom, 9 .. 15), M = 0, M not a multiple of the quantum, an image that does not fit the
 //   memory.
@@ -33,7 +36,7 @@
 // the fast ones are rtl_runs_fast's, the C model's pinet_shuffle_build_fast), --words M,
 // --max-words W (cap of the random M), --runs R (stop after R collectives; --cycles stays the
 // cap), --bad 0 (no bad commands), --disturb 0 (no command while busy, no reset), --link-fault 0
-// (no corrupted host-link words), --compare 0 (drive only, no checking: a speed baseline).
+// (no corrupted link words), --compare 0 (drive only, no checking: a speed baseline).
 // Functional coverage (PINET_FCOV_FILE, cosim/common/fcov.h): NetworkChecker's bins.
 // Not --quiet: a statistics line, and per op "bench ..." lines (bench_ps_network.sh).
 #include <chrono>
@@ -65,7 +68,7 @@ struct RunConfig {
   bool compare = true;
   bool bad = true;
   bool disturb = true;  // commands while busy, resets between runs and in the middle
-  bool link_fault = true;  // corrupted host-link words during runs
+  bool link_fault = true;  // corrupted link words (host link, router links)
 };
 
 template <class Model>
@@ -75,6 +78,9 @@ class NetworkRun {
       : opt_(opt), cfg_(cfg), sb_(opt), sim_(opt, argc, argv), progress_(opt, opt.cycles()),
         chk_(sb_, cfg.pes, cfg.mem_words, cfg.fault) {
     pinet_rng_seed(&rng_, opt.seed());
+    // The router-link faults draw from their own generator: the rest of the stimulus is the
+    // same for a seed with or without them (and with or without the RTL's hook).
+    pinet_rng_seed(&link_rng_, opt.seed() ^ 0x6c696e6b5f666c74ull);
     in_.lcl_we.assign(cfg.pes, 0);
     in_.lcl_wdata.assign(cfg.pes, 0);
     chk_.set_host_image([this] { return &host_img_; });
@@ -86,6 +92,7 @@ class NetworkRun {
     // Power-on: rst_ni rises at time 0 (not dumped); the first cycle pulls it low.
     sim_->clk_i = 1;
     sim_->rst_ni = 1;
+    pc::drive_link_fault(sim_.dut(), -1);  // (its power-up value is random too)
     sim_.dut().eval();
     in_.rst_n = false;
     step();
@@ -105,6 +112,17 @@ class NetworkRun {
   }
 
   uint32_t rnd(uint64_t below) { return (uint32_t)pinet_rng_below(&rng_, below); }
+  uint32_t link_rnd(uint64_t below) { return (uint32_t)pinet_rng_below(&link_rng_, below); }
+  static constexpr bool kLinkHook = pc::has_link_fault_hook<Model>();
+
+  // The router link to corrupt in this cycle: a coin picks a word the schedule puts on a link
+  // now (dropped) or a link without one (a word inserted); while idle, any link.
+  int32_t pick_router_link() {
+    std::vector<uint32_t> on, off;
+    for (uint32_t c = 0; c < 4 * cfg_.pes; c++) (chk_.scheduled(c) ? on : off).push_back(c);
+    const std::vector<uint32_t> &from = (link_rnd(2) == 0 && !on.empty()) || off.empty() ? on : off;
+    return (int32_t)from[link_rnd(from.size())];
+  }
   uint32_t rnd32() { return (uint32_t)pinet_rng_next(&rng_); }
 
   // One cycle: the host answers last cycle's request, drive, evaluate, check, clock.
@@ -116,6 +134,13 @@ class NetworkRun {
       in_.host_valid = in_.host_fault = true;
       in_.host_data = rnd32();
       fault_pending_ = false;
+    }
+    in_.link_fault = -1;
+    if (router_fault_pending_ && in_.rst_n && chk_.running()) {
+      in_.link_fault = pick_router_link();
+      router_fault_pending_ = false;
+    } else if (kLinkHook && cfg_.link_fault && in_.rst_n && !chk_.running() && link_rnd(256) == 0) {
+      in_.link_fault = pick_router_link();  // while idle: only the wire shows it
     }
     pc::drive_inputs(sim_.dut(), cfg_.pes, in_);
     sim_.dut().eval();  // (not dumped: the waveform shows the inputs from the falling edge on)
@@ -259,18 +284,21 @@ class NetworkRun {
   // A run cycle (begin: the steps' setup cycles B_s, then T): one time in five any, else one of
   // a phase chosen at random: the first setup cycle, a later step's setup cycle, a transfer
   // cycle inside a step, a step's last word, the run's last word.
-  uint64_t pick_cycle(const std::vector<uint64_t> &begin) {
+  uint64_t pick_cycle(const std::vector<uint64_t> &begin, pinet_rng *r = nullptr) {
+    auto draw = [this, r](uint64_t below) {
+      return (uint64_t)pinet_rng_below(r ? r : &rng_, below);
+    };
     if (begin.size() < 2) return 0;
     const uint64_t total = begin.back();
-    const uint32_t s = rnd(begin.size() - 1);
+    const uint64_t s = draw(begin.size() - 1);
     const uint64_t b = begin[s], e = begin[s + 1];  // step s: setup b, transfers b + 1 .. e - 1
-    switch (rnd(6)) {
+    switch (draw(6)) {
       case 0: return 0;
       case 1: return b;
-      case 2: return e - b > 2 ? b + 1 + rnd(e - b - 2) : b;
+      case 2: return e - b > 2 ? b + 1 + draw(e - b - 2) : b;
       case 3: return e - 1;
       case 4: return total - 1;
-      default: return rnd(total + 1);
+      default: return draw(total + 1);
     }
   }
 
@@ -334,6 +362,8 @@ class NetworkRun {
       }
     }
     const uint64_t fault_at = cfg_.link_fault && rnd(16) == 0 ? pick_cycle(begin) : UINT64_MAX;
+    const uint64_t router_fault_at =
+        kLinkHook && cfg_.link_fault && link_rnd(16) == 0 ? pick_cycle(begin, &link_rng_) : UINT64_MAX;
 
     in_.start = true;
     in_.fast = fast;
@@ -367,6 +397,7 @@ class NetworkRun {
         in_.base = rnd32();
       }
       if (t == fault_at) fault_pending_ = true;  // the next cycle without a host word
+      if (t == router_fault_at) router_fault_pending_ = true;
       if (t == abort_at) {
         in_.rst_n = false;
         std::fill(in_.lcl_we.begin(), in_.lcl_we.end(), 0);
@@ -376,7 +407,7 @@ class NetworkRun {
       step();
       if (aborted) break;
     }
-    fault_pending_ = false;
+    fault_pending_ = router_fault_pending_ = false;
     if (stop()) return;
     // One run in eight (of a run not cut short, not counted by --runs) the next command comes
     // in the done cycle, back to back: no read-back in between.
@@ -406,9 +437,10 @@ class NetworkRun {
         std::printf(" %s %" PRIu64, pc::op_name(op), chk_.stats(op).runs);
       std::printf("; refused commands %" PRIu64 " (while busy %" PRIu64
                   "), aborted by reset %" PRIu64 ", corrupted host-link words %" PRIu64 ", words moved %" PRIu64
-                  ", memory words read back %" PRIu64 "\n",
+                  ", memory words read back %" PRIu64 ", corrupted router-link words %" PRIu64 "%s\n",
                   chk_.refused(), chk_.busy_refused(), chk_.aborted(), chk_.link_faults(), chk_.words_moved(),
-                  chk_.mem_reads());
+                  chk_.mem_reads(), chk_.router_link_faults(),
+                  kLinkHook ? "" : " (the RTL has no link-fault hook: PINET_LINK_FAULT_HOOK)");
       if (cfg_.fast != 0)
         std::printf("cosim %s: runs of a fast schedule (cmd_fast_i = 1; ps_cosim.h rtl_runs_fast) "
                     "%" PRIu64 "\n",
@@ -432,6 +464,7 @@ class NetworkRun {
   pinet::cosim::Progress progress_;
   pc::NetworkChecker chk_;
   pinet_rng rng_;
+  pinet_rng link_rng_;
   pc::NetIn in_;
   pc::NetOut out_;
   std::vector<uint32_t> host_img_;
@@ -447,6 +480,7 @@ class NetworkRun {
   bool first_run_ = true;
   bool chained_ = false;        // the next command in the done cycle
   bool fault_pending_ = false;  // drive a stray host word in the next cycle without one
+  bool router_fault_pending_ = false;  // corrupt a router link in the next cycle of the run
   uint64_t rtl_cycles_[pc::kNumOps];
   double secs_ = 0;
 };
@@ -475,7 +509,9 @@ int main(int argc, char **argv) {
   opt.add_int("bad", 1, "1: bad commands between runs; 0: none");
   opt.add_int("disturb", 1, "1: commands while busy, resets (also aborting runs); 0: none");
   opt.add_int("link-fault", 1,
-              "1: now and then a stray word on the host link during a run (err_o = LINK); 0: none");
+              "1: now and then a corrupted link word: a stray word on the host link or a word dropped "
+              "or inserted on a router link during a run (err_o = LINK), or on a router link while "
+              "idle; 0: none");
   RunConfig cfg;
   std::string err;
   if (!pc::take_fault_option(&argc, argv, &cfg.fault, &err)) {

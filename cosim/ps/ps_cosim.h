@@ -26,6 +26,8 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cosim.h"
@@ -161,6 +163,41 @@ inline void set_word(VlWide<W> &port, unsigned i, uint32_t v) {
   port.data()[i] = v;
 }
 
+// The link-fault hook (rtl/ps_network.sv, PINET_LINK_FAULT_HOOK): the model's public variable
+// link_fault, or nullptr when the RTL has none (a verify.sh --rtl copy without the hook).
+template <class R>
+inline auto link_fault_var(R *root, int) -> decltype(&root->ps_network__DOT__link_fault) {
+  return &root->ps_network__DOT__link_fault;
+}
+template <class R>
+inline std::nullptr_t link_fault_var(R *, long) {
+  return nullptr;
+}
+template <class M>
+constexpr bool has_link_fault_hook() {
+  return !std::is_same<decltype(link_fault_var(std::declval<M &>().rootp, 0)), std::nullptr_t>::value;
+}
+template <class T>
+inline void clear_bits(T &v) {
+  v = 0;
+}
+template <std::size_t W>
+inline void clear_bits(VlWide<W> &v) {
+  std::fill(v.data(), v.data() + W, 0u);
+}
+// Invert channel c's valid on its wire in this cycle (c < 0: no channel), if the RTL has the hook.
+template <class M>
+inline void drive_link_fault(M &m, int32_t c) {
+  if constexpr (has_link_fault_hook<M>()) {
+    auto *v = link_fault_var(m.rootp, 0);
+    clear_bits(*v);
+    if (c >= 0) set_bit(*v, (unsigned)c, true);
+  } else {
+    (void)m;
+    (void)c;
+  }
+}
+
 // ---- one cycle of the network ------------------------------------------------------------
 
 // The inputs of ps_network in one cycle.
@@ -178,6 +215,11 @@ struct NetIn {
   // schedule has no host word. Router 0's link check must answer err_o = LINK (sticky until the
   // next accepted command; the run goes on, the word is written nowhere).
   bool host_fault = false;
+  // A corrupted word on a router's link (the RTL's link-fault hook, drive_link_fault): channel
+  // link_fault (< 4N) shows its valid bit inverted on its wire, or -1 for none. During a run its
+  // receiving router's link check must answer err_o = LINK (the run goes on; a dropped word's
+  // data is still written, by the schedule); while idle nothing else changes.
+  int32_t link_fault = -1;
 };
 
 // Its outputs.
@@ -228,6 +270,7 @@ inline void drive_inputs(M &m, uint32_t pes, const NetIn &in) {
   m.lcl_addr_i = in.lcl_addr;
   m.host_valid_i = in.host_valid;
   m.host_data_i = in.host_data;
+  drive_link_fault(m, in.link_fault);
 }
 
 // Per-op statistics of completed runs.
@@ -291,6 +334,12 @@ class NetworkChecker {
   uint64_t busy_refused() const { return busy_refused_; }
   uint64_t aborted() const { return aborted_; }
   uint64_t link_faults() const { return link_faults_; }
+  uint64_t router_link_faults() const { return router_link_faults_; }
+  // Whether the running collective's schedule puts a word on channel c in this cycle.
+  bool scheduled(uint32_t c) const {
+    pinet_shuffle_word w{};
+    return running() && pinet_shuffle_cycle_word(sched_, t_, c, &w) == PINET_OK && w.valid != 0;
+  }
   uint64_t mem_reads() const { return mem_reads_; }
   uint64_t words_moved() const { return words_moved_; }
 
@@ -334,6 +383,7 @@ class NetworkChecker {
       exp_valid_[4 * pes_] = 1;
       exp_data_[4 * pes_] = in.host_data;
     }
+    if (in.link_fault >= 0) exp_valid_[in.link_fault] ^= 1;  // the wire shows the inverted valid
     for (uint32_t c = 0; c < nch_; c++) {
       if (out.ch_valid[c] != exp_valid_[c])
         if (!chk(ch_name(c, "valid"), out.ch_valid[c], exp_valid_[c])) return false;
@@ -386,6 +436,11 @@ class NetworkChecker {
           cover("err_link");
         }
       }
+      if (in.link_fault >= 0) {
+        err_ = kErrLink;
+        router_link_faults_++;
+        if (cov_) cover_router_link_fault(in.link_fault, out.ch_valid[in.link_fault] != 0);
+      }
       if (in.start) {
         err_ = kErrBusy;
         busy_refused_++;
@@ -410,6 +465,7 @@ class NetworkChecker {
       }
       return true;
     }
+    if (in.link_fault >= 0 && cov_) cover("link_fault_idle");
     local_writes(in);
     if (in.start) {
       const uint32_t e = expected_error(in.op, in.words, in.base, pes_, mem_words_, in.fast);
@@ -514,7 +570,11 @@ class NetworkChecker {
       f.plan(std::string("cmd_valid_in_") + phases()[p]);
       f.plan(std::string("reset_mid_run_") + phases()[p]);
       f.plan(std::string("link_fault_host_") + phases()[p]);
+      for (const char *dir : {"fwd", "bwd"}) f.plan(std::string("link_fault_") + dir + "_" + phases()[p]);
     }
+    for (const char *b : {"link_fault_drop", "link_fault_insert", "link_fault_to_pe0",
+                          "link_fault_to_other_pe", "link_fault_idle"})
+      f.plan(b);
     for (const char *b : {"cmd_invalid_while_busy", "cmd_back_to_back", "cmd_refused_in_done_cycle",
                           "reset_idle", "link_err_cleared_by_command", "link_err_kept_to_done",
                           "sched_paper_then_fast", "sched_fast_then_paper"})
@@ -534,6 +594,18 @@ class NetworkChecker {
       return s + 1 == steps ? phases()[4] : phases()[3];
     }
     return "unknown";
+  }
+
+  // A corrupted word on router link c during a run: forward or backward link x phase, a word
+  // dropped or one inserted (the wire's valid now), the receiving router PE 0 (whose own err_o is
+  // the network's) or another (whose LINK reaches err_o only through the network's OR).
+  void cover_router_link_fault(int32_t c, bool inserted) {
+    cover(std::string("link_fault_") + ((uint32_t)c < 2 * pes_ ? "fwd_" : "bwd_") + phase_name(t_));
+    cover(inserted ? "link_fault_insert" : "link_fault_drop");
+    int32_t src = 0, dst = 0;
+    pinet_shuffle_channel_ends(pes_, (uint32_t)c, &src, &dst);
+    cover(dst == 0 ? "link_fault_to_pe0" : "link_fault_to_other_pe");
+    cover("err_link");
   }
 
   // A command while a collective runs (refused: busy): valid (one that would be accepted when
@@ -645,7 +717,7 @@ class NetworkChecker {
   OpStats stats_[kNumOps];
   uint64_t refused_ = 0, busy_refused_ = 0, aborted_ = 0, mem_reads_ = 0, words_moved_ = 0;
   uint64_t fast_runs_ = 0;
-  uint64_t link_faults_ = 0;
+  uint64_t link_faults_ = 0, router_link_faults_ = 0;
   // Functional coverage: on when PINET_FCOV_FILE is set.
   bool cov_ = fcov().on();
   std::vector<uint64_t> step_begin_;  // B_0 .. B_{S-1}, T of the running collective
