@@ -167,10 +167,11 @@ def clog2(v):
 
 
 def network_save(title, top, pes, mem_words, dump, net=None, head=None, open_routers=None,
-                 where=(0, -5, 0)):
+                 where=(0, -5, 0), link_fault=False):
     """The save file of a ps_network at scope `net` (default <top>.ps_network); `head(save)` may
     add traces above the network's (cosim/recon/gen_gtkw.py adds the phase); `where` is the
-    view, (timestart, zoom, marker)."""
+    view, (timestart, zoom, marker); `link_fault` adds the link-fault hook's variable (only
+    cosim_ps_network's models have it: rtl/ps_network.sv, PINET_LINK_FAULT_HOOK)."""
     addr_w = clog2(mem_words)
     cnt_w = clog2(mem_words + clog2(pes) + 1)  # ps_router's CntW
     step_w = max(STEP_BITS, clog2(pes))  # ps_router's StepW (the vector shows its low 5 bits)
@@ -190,6 +191,9 @@ def network_save(title, top, pes, mem_words, dump, net=None, head=None, open_rou
     s.trace(f"{net}.busy_o", BIN)
     s.trace(f"{net}.done_o", BIN)
     s.trace(f"{net}.err_o[2:0]", HEX, filt="waves/filters/ps_err.txt")
+    if link_fault:
+        s.trace(f"{net}.link_fault[{4 * pes - 1}:0]", HEX,
+                alias="link_fault (injected: bit c inverts ch c's valid)")
     s.end("command and status")
     s.group("host link (PE 0)")
     s.trace(f"{net}.host_req_o", BIN, alias="request")
@@ -283,7 +287,8 @@ def main():
                                 f"Verilator C++): every router's links; run {run}", "top", n, mem,
                                 f"waves/{run}.fst",
                                 where=view(first_command(mem),
-                                           first_command(mem) + 2 * window_cycles(n), 2, 0.01))
+                                           first_command(mem) + 2 * window_cycles(n), 2, 0.01),
+                                link_fault=True)
             write(os.path.join(waves, f"{run}.gtkw"), text)
             if run == "ps_network_n8":
                 write(os.path.join(waves, "ps_network.gtkw"), text)
