@@ -104,7 +104,7 @@ module ps_network #(
   // reads it: a word appears where the schedule has none, or a scheduled one vanishes (its data,
   // the sender's, is still written), and that router's link check answers err_o = LINK. The
   // harness writes the variable through Verilator's public access before each evaluation
-  // (ps_cosim.h set_link_fault), so the module's ports stay those of every other build (yosys,
+  // (ps_cosim.h drive_link_fault), so the module's ports stay those of every other build (yosys,
   // Icarus, the systems, verify.sh --rtl copies); elsewhere it is the constant 0.
 `ifdef PINET_LINK_FAULT_HOOK
   /* verilator lint_off UNDRIVEN */

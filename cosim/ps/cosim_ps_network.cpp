@@ -112,6 +112,7 @@ class NetworkRun {
   }
 
   uint32_t rnd(uint64_t below) { return (uint32_t)pinet_rng_below(&rng_, below); }
+  uint32_t rnd32() { return (uint32_t)pinet_rng_next(&rng_); }
   uint32_t link_rnd(uint64_t below) { return (uint32_t)pinet_rng_below(&link_rng_, below); }
   static constexpr bool kLinkHook = pc::has_link_fault_hook<Model>();
 
@@ -123,7 +124,6 @@ class NetworkRun {
     const std::vector<uint32_t> &from = (link_rnd(2) == 0 && !on.empty()) || off.empty() ? on : off;
     return (int32_t)from[link_rnd(from.size())];
   }
-  uint32_t rnd32() { return (uint32_t)pinet_rng_next(&rng_); }
 
   // One cycle: the host answers last cycle's request, drive, evaluate, check, clock.
   bool step() {
@@ -283,11 +283,9 @@ class NetworkRun {
 
   // A run cycle (begin: the steps' setup cycles B_s, then T): one time in five any, else one of
   // a phase chosen at random: the first setup cycle, a later step's setup cycle, a transfer
-  // cycle inside a step, a step's last word, the run's last word.
-  uint64_t pick_cycle(const std::vector<uint64_t> &begin, pinet_rng *r = nullptr) {
-    auto draw = [this, r](uint64_t below) {
-      return (uint64_t)pinet_rng_below(r ? r : &rng_, below);
-    };
+  // cycle inside a step, a step's last word, the run's last word; drawn from r.
+  uint64_t pick_cycle(const std::vector<uint64_t> &begin, pinet_rng &r) {
+    auto draw = [&r](uint64_t below) { return (uint64_t)pinet_rng_below(&r, below); };
     if (begin.size() < 2) return 0;
     const uint64_t total = begin.back();
     const uint64_t s = draw(begin.size() - 1);
@@ -345,10 +343,10 @@ class NetworkRun {
     // The reset aborting the run, a command while busy (half of them valid ones: the same
     // command, or another that would be accepted when idle) and the corrupted host word come
     // at a random cycle or in a phase of the run.
-    const uint64_t abort_at = cfg_.disturb && rnd(16) == 0 ? pick_cycle(begin) : UINT64_MAX;
+    const uint64_t abort_at = cfg_.disturb && rnd(16) == 0 ? pick_cycle(begin, rng_) : UINT64_MAX;
     uint64_t busy_at = cfg_.disturb && rnd(4) == 0 ? rnd(total + 1) : UINT64_MAX;
     const bool busy_valid = busy_at != UINT64_MAX && begin.size() > 1 && rnd(2) == 0;
-    if (busy_valid) busy_at = pick_cycle(begin);
+    if (busy_valid) busy_at = pick_cycle(begin, rng_);
     uint32_t busy_op = op, busy_words = words, busy_base = base;
     bool busy_fast = fast;
     if (busy_valid && rnd(2) == 0) {
@@ -361,9 +359,9 @@ class NetworkRun {
         busy_op = op, busy_words = words, busy_fast = fast;
       }
     }
-    const uint64_t fault_at = cfg_.link_fault && rnd(16) == 0 ? pick_cycle(begin) : UINT64_MAX;
+    const uint64_t fault_at = cfg_.link_fault && rnd(16) == 0 ? pick_cycle(begin, rng_) : UINT64_MAX;
     const uint64_t router_fault_at =
-        kLinkHook && cfg_.link_fault && link_rnd(16) == 0 ? pick_cycle(begin, &link_rng_) : UINT64_MAX;
+        kLinkHook && cfg_.link_fault && link_rnd(16) == 0 ? pick_cycle(begin, link_rng_) : UINT64_MAX;
 
     in_.start = true;
     in_.fast = fast;
