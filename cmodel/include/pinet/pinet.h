@@ -12,6 +12,7 @@
 #include "pinet/image.h"
 #include "pinet/otis.h"
 #include "pinet/recon.h"
+#include "pinet/quote.h"
 
 #ifdef __cplusplus
 extern "C" {
