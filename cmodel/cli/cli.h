@@ -11,6 +11,7 @@
 
 #include "pinet/exit_codes.h" /* PINET_EXIT_*: docs/exit_codes.md */
 #include "pinet/image.h"
+#include "pinet/quote.h"
 #include "pinet/recon.h"
 #include "pinet/shuffle.h"
 #include "pinet/status.h"
@@ -25,6 +26,15 @@ int pinet_cli_fail(const char *context, pinet_status st, const char *detail_fmt,
 /* Print "pinet: <context>: <message>" on stderr and return PINET_EXIT_USAGE. */
 int pinet_cli_usage_error(const char *context, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Every message that repeats text the user gave (an option value, a token of an input file, a
+ * file name) prints it as PINET_CLI_Q(text): pinet_quote's form (pinet/quote.h), so no control
+ * byte reaches the terminal, and a plain printable value prints as it is. The macro gives each
+ * use its own buffer, which lives until the end of the enclosing block:
+ *   return pinet_cli_usage_error(ctx, "--%s: '%s' is not an integer", name, PINET_CLI_Q(text));
+ * tests/lint/check_quoting.py finds messages that forget it. */
+const char *pinet_cli_quote(const char *text, char buf[PINET_QUOTE_SIZE]);
+#define PINET_CLI_Q(text) pinet_cli_quote((text), (char[PINET_QUOTE_SIZE]){0})
 
 /* ---- options --------------------------------------------------------------------------------
  * Long options only: `--name value`, `--name=value`, or a flag `--name`. Unknown options and

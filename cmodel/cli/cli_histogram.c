@@ -42,7 +42,7 @@ static int load_input(const char *path, uint32_t bins, uint32_t **values, size_t
   }
   FILE *f = fopen(path, "rb");
   if (f == NULL) {
-    return pinet_cli_fail(k_ctx, PINET_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    return pinet_cli_fail(k_ctx, PINET_ERR_IO, "%s: cannot open: %s", PINET_CLI_Q(path), strerror(errno));
   }
   uint8_t head[8] = {0};
   size_t got = fread(head, 1, sizeof head, f);
@@ -53,15 +53,15 @@ static int load_input(const char *path, uint32_t bins, uint32_t **values, size_t
     pinet_image_diag diag;
     pinet_status st = pinet_image_read_diag(path, &img, &info, &diag);
     if (st == PINET_ERR_UNSUPPORTED) {
-      return pinet_cli_fail(k_ctx, st, "%s: PNG input needs a build with libpng", path);
+      return pinet_cli_fail(k_ctx, st, "%s: PNG input needs a build with libpng", PINET_CLI_Q(path));
     }
     if (st != PINET_OK && diag.fault == PINET_IMAGE_FAULT_ABOVE_MAXVAL) {
       return pinet_cli_fail(k_ctx, st, "%s: pixel (%" PRIu32 ", %" PRIu32 ") = %" PRIu64
                             " is above the maxval %" PRIu32 " of the PGM header",
-                            path, diag.x, diag.y, diag.value, diag.maxval);
+                            PINET_CLI_Q(path), diag.x, diag.y, diag.value, diag.maxval);
     }
     if (st != PINET_OK) {
-      return pinet_cli_fail(k_ctx, st, "%s: cannot read the image", path);
+      return pinet_cli_fail(k_ctx, st, "%s: cannot read the image", PINET_CLI_Q(path));
     }
     size_t bad = 0;
     st = pinet_histogram_values_from_image(img, bins, values, count, &bad);
@@ -72,14 +72,14 @@ static int load_input(const char *path, uint32_t bins, uint32_t **values, size_t
       }
       int rc = pinet_cli_fail(k_ctx, st, "%s: pixel (%zu, %zu) = %g is not an integer in 0..%u "
                               "(the image's samples go up to %u; use --bins %" PRIu64 " or more)",
-                              path, bad % img->width, bad / img->width, (double)img->pixels[bad],
+                              PINET_CLI_Q(path), bad % img->width, bad / img->width, (double)img->pixels[bad],
                               bins - 1, info.maxval, need);
       pinet_image_free(img);
       return rc;
     }
     pinet_image_free(img);
     if (st != PINET_OK) {
-      return pinet_cli_fail(k_ctx, st, "%s: cannot convert the image", path);
+      return pinet_cli_fail(k_ctx, st, "%s: cannot convert the image", PINET_CLI_Q(path));
     }
     return PINET_EXIT_OK;
   }
@@ -87,24 +87,24 @@ static int load_input(const char *path, uint32_t bins, uint32_t **values, size_t
   size_t n = 0, bad_line = 0;
   pinet_status st = pinet_cli_read_i64_file(path, &raw, &n, &bad_line);
   if (st == PINET_ERR_PARSE) {
-    return pinet_cli_fail(k_ctx, st, "%s: line %zu: not an integer", path, bad_line);
+    return pinet_cli_fail(k_ctx, st, "%s: line %zu: not an integer", PINET_CLI_Q(path), bad_line);
   }
   if (st != PINET_OK) {
-    return pinet_cli_fail(k_ctx, st, "%s: cannot read", path);
+    return pinet_cli_fail(k_ctx, st, "%s: cannot read", PINET_CLI_Q(path));
   }
   if (n == 0) {
     free(raw);
-    return pinet_cli_fail(k_ctx, PINET_ERR_SIZE, "%s: no pixel values", path);
+    return pinet_cli_fail(k_ctx, PINET_ERR_SIZE, "%s: no pixel values", PINET_CLI_Q(path));
   }
   uint32_t *out = malloc(n * sizeof *out);
   if (out == NULL) {
     free(raw);
-    return pinet_cli_fail(k_ctx, PINET_ERR_NOMEM, "%s", path);
+    return pinet_cli_fail(k_ctx, PINET_ERR_NOMEM, "%s", PINET_CLI_Q(path));
   }
   for (size_t i = 0; i < n; i++) {
     if (raw[i] < 0 || raw[i] >= (int64_t)bins) {
       int rc = pinet_cli_fail(k_ctx, PINET_ERR_RANGE, "%s: value #%zu (%" PRId64 ") is outside 0..%u",
-                              path, i + 1, raw[i], bins - 1);
+                              PINET_CLI_Q(path), i + 1, raw[i], bins - 1);
       free(raw);
       free(out);
       return rc;

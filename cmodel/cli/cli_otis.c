@@ -331,7 +331,7 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
   if (rc != PINET_EXIT_OK) return rc;
   FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
   if (f == NULL) {
-    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot open '%s': %s", PINET_CLI_Q(path), strerror(errno));
   }
   const uint32_t P = q->procs;
   const uint32_t vw = q->op == OP_CONSEC ? q->M : 1;
@@ -350,7 +350,7 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
     lineno++;
     size_t len = strlen(line);
     if (len == sizeof line - 1 && line[len - 1] != '\n') {
-      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: line too long", path, lineno);
+      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: line too long", PINET_CLI_Q(path), lineno);
       break;
     }
     char *hash = strchr(line, '#');
@@ -373,13 +373,13 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
       s = end;
     }
     if (bad) {
-      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: not a list of decimal integers", path,
+      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: not a list of decimal integers", PINET_CLI_Q(path),
                           lineno);
       break;
     }
     if (nt == 0) continue;
     if (count >= P) {
-      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: more than N^2 = %u lines", path, lineno,
+      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: more than N^2 = %u lines", PINET_CLI_Q(path), lineno,
                           P);
       break;
     }
@@ -387,7 +387,7 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
     if (q->op == OP_CONSEC) {
       if (nt != 1 && nt != (int)q->M) {
         rc = pinet_cli_fail(ctx, PINET_ERR_PARSE,
-                            "%s:%zu: consecutive_sum takes 1 or M = %u values per line", path,
+                            "%s:%zu: consecutive_sum takes 1 or M = %u values per line", PINET_CLI_Q(path),
                             lineno, q->M);
         break;
       }
@@ -396,7 +396,7 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
     }
     aux_kind ak = aux_of(q->op);
     if (nt > 2 || (ak != AUX_NONE && nt != 2)) {
-      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: %s takes %s per line", path, lineno,
+      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: %s takes %s per line", PINET_CLI_Q(path), lineno,
                           k_op_names[q->op],
                           ak == AUX_FLAG    ? "'value flag' (flag 0 or 1)"
                           : ak == AUX_INDEX ? "'value index' (index -1 for none)"
@@ -406,7 +406,7 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
     q->value[p] = tok[0];
     if (ak == AUX_FLAG) {
       if (tok[1] != 0 && tok[1] != 1) {
-        rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: flag %" PRId64 " is not 0 or 1", path,
+        rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: flag %" PRId64 " is not 0 or 1", PINET_CLI_Q(path),
                             lineno, tok[1]);
         break;
       }
@@ -414,7 +414,7 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
     } else if (ak == AUX_INDEX) {
       if (tok[1] < -1 || tok[1] >= (int64_t)P) {
         rc = pinet_cli_fail(ctx, PINET_ERR_RANGE,
-                            "%s:%zu: index %" PRId64 " out of range (-1 or 0..N^2-1 = %u)", path,
+                            "%s:%zu: index %" PRId64 " out of range (-1 or 0..N^2-1 = %u)", PINET_CLI_Q(path),
                             lineno, tok[1], P - 1);
         break;
       }
@@ -422,11 +422,11 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
     }
   }
   if (rc == PINET_EXIT_OK && ferror(f)) {
-    rc = pinet_cli_fail(ctx, PINET_ERR_IO, "error reading '%s'", path);
+    rc = pinet_cli_fail(ctx, PINET_ERR_IO, "error reading '%s'", PINET_CLI_Q(path));
   }
   if (f != stdin) fclose(f);
   if (rc == PINET_EXIT_OK && count != P) {
-    rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s: %u lines, expected N^2 = %u", path, count, P);
+    rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s: %u lines, expected N^2 = %u", PINET_CLI_Q(path), count, P);
   }
   if (rc != PINET_EXIT_OK) {
     req_free(q);
@@ -1069,12 +1069,12 @@ static int cmd_bpc(int argc, char **argv) {
     if (st == PINET_ERR_PARSE) {
       return pinet_cli_usage_error(ctx, "--vector '%s': expected \"[A_%u, ..., A_0]\", integers "
                                         "with optional '-' signs",
-                                   text, q - 1);
+                                   PINET_CLI_Q(text), q - 1);
     }
     return pinet_cli_fail(ctx, st,
                           "--vector '%s': N = %u needs %u entries whose absolute values are a "
                           "permutation of 0..%u",
-                          text, N, q, q - 1);
+                          PINET_CLI_Q(text), N, q, q - 1);
   }
   const uint32_t P = N * N;
   int64_t *in = malloc((size_t)P * sizeof *in), *out = malloc((size_t)P * sizeof *out);
@@ -1153,5 +1153,5 @@ int pinet_cli_otis(int argc, char **argv) {
   if (strcmp(argv[1], "table") == 0) return cmd_table(argc - 1, argv + 1);
   if (strcmp(argv[1], "show") == 0) return cmd_show(argc - 1, argv + 1);
   if (strcmp(argv[1], "bpc") == 0) return cmd_bpc(argc - 1, argv + 1);
-  return pinet_cli_usage_error("otis", "unknown command '%s'", argv[1]);
+  return pinet_cli_usage_error("otis", "unknown command '%s'", PINET_CLI_Q(argv[1]));
 }

@@ -59,7 +59,7 @@ static int ends_with(const char *s, const char *suf) {
 static int write_image(const char *ctx, const char *path, const float *img, uint32_t n,
                        double center) {
   pinet_status st = pinet_recon_image_write(path, img, n, center);
-  if (st != PINET_OK) return pinet_cli_fail(ctx, st, "cannot write '%s'", path);
+  if (st != PINET_OK) return pinet_cli_fail(ctx, st, "cannot write '%s'", PINET_CLI_Q(path));
   return PINET_EXIT_OK;
 }
 
@@ -111,7 +111,7 @@ static int parse_noise(const char *ctx, const char *text, double *noise) {
 static int check_isa_env(const char *ctx, pinet_isa *isa) {
   if (pinet_isa_from_env(isa) == PINET_OK) return PINET_EXIT_OK;
   fprintf(stderr, "pinet: %s: %s must be sse2, avx2, avx512 or auto (got '%s')\n", ctx,
-          PINET_ISA_ENV, getenv(PINET_ISA_ENV));
+          PINET_ISA_ENV, PINET_CLI_Q(getenv(PINET_ISA_ENV)));
   return PINET_EXIT_INPUT;
 }
 
@@ -286,8 +286,8 @@ static int fail_not_finite(const char *ctx, const char *path, const float *v, si
                            uint32_t bins, const char *rule) {
   size_t i = 0;
   while (i < n && isfinite(v[i])) i++;
-  if (i == n) return pinet_cli_fail(ctx, PINET_ERR_RANGE, "'%s' holds a NaN or infinite value", path);
-  return pinet_cli_fail(ctx, PINET_ERR_RANGE, "'%s' holds %s at view %zu bin %zu: %s", path,
+  if (i == n) return pinet_cli_fail(ctx, PINET_ERR_RANGE, "'%s' holds a NaN or infinite value", PINET_CLI_Q(path));
+  return pinet_cli_fail(ctx, PINET_ERR_RANGE, "'%s' holds %s at view %zu bin %zu: %s", PINET_CLI_Q(path),
                         isnan(v[i]) ? "NaN" : v[i] > 0 ? "+Inf" : "-Inf", i / bins, i % bins, rule);
 }
 
@@ -384,17 +384,17 @@ static int cmd_fbp(int argc, char **argv, const pinet_recon_dist *dist) {
       st = pinet_interfile_read(path, &h, &data);
       if (st == PINET_ERR_RANGE) {
         exit_code = pinet_cli_fail(ctx, st, "the data of Interfile sinogram '%s' holds a NaN or "
-                                   "infinite value", path);
+                                   "infinite value", PINET_CLI_Q(path));
         goto out;
       }
       if (st != PINET_OK) {
-        exit_code = pinet_cli_fail(ctx, st, "cannot read Interfile sinogram '%s'", path);
+        exit_code = pinet_cli_fail(ctx, st, "cannot read Interfile sinogram '%s'", PINET_CLI_Q(path));
         goto out;
       }
       if (h.dim1 != bins || h.dim2 != views) {
         free(data);
         (void)pinet_cli_fail(ctx, PINET_ERR_MISMATCH, "'%s' is %u views x %u bins, expected %u x %u",
-                             path, h.dim2, h.dim1, views, bins);
+                             PINET_CLI_Q(path), h.dim2, h.dim1, views, bins);
         exit_code = PINET_EXIT_IO; /* a file that does not fit is a file error */
         goto out;
       }
@@ -405,7 +405,7 @@ static int cmd_fbp(int argc, char **argv, const pinet_recon_dist *dist) {
       st = pinet_raw_read_f32(path, sino, nsino, &actual);
       if (st == PINET_ERR_MISMATCH) {
         (void)pinet_cli_fail(ctx, st, "'%s' holds %zu float32 values, expected %u views x %u bins = %zu",
-                             path, actual, views, bins, nsino);
+                             PINET_CLI_Q(path), actual, views, bins, nsino);
         exit_code = PINET_EXIT_IO; /* a file that does not fit is a file error */
         goto out;
       }
@@ -414,7 +414,7 @@ static int cmd_fbp(int argc, char **argv, const pinet_recon_dist *dist) {
         goto out;
       }
       if (st != PINET_OK) {
-        exit_code = pinet_cli_fail(ctx, st, "cannot read '%s'", path);
+        exit_code = pinet_cli_fail(ctx, st, "cannot read '%s'", PINET_CLI_Q(path));
         goto out;
       }
     }
@@ -720,7 +720,7 @@ static int cmd_em(int argc, char **argv, const pinet_recon_dist *dist) {
     st = pinet_raw_read_f32(o[E_SINO].value, line_vals, nlines, &actual);
     if (st == PINET_ERR_MISMATCH) {
       (void)pinet_cli_fail(ctx, st, "'%s' holds %zu float32 values, expected %u views x %u bins = %zu",
-                           o[E_SINO].value, actual, views, bins, nlines);
+                           PINET_CLI_Q(o[E_SINO].value), actual, views, bins, nlines);
       exit_code = PINET_EXIT_IO;
       goto out;
     }
@@ -730,13 +730,13 @@ static int cmd_em(int argc, char **argv, const pinet_recon_dist *dist) {
       goto out;
     }
     if (st != PINET_OK) {
-      exit_code = pinet_cli_fail(ctx, st, "cannot read '%s'", o[E_SINO].value);
+      exit_code = pinet_cli_fail(ctx, st, "cannot read '%s'", PINET_CLI_Q(o[E_SINO].value));
       goto out;
     }
     for (size_t i = 0; i < nlines; i++) {
       if (line_vals[i] < 0) {
         exit_code = pinet_cli_fail(ctx, PINET_ERR_RANGE, "'%s': negative count %g at view %zu bin %zu",
-                                   o[E_SINO].value, (double)line_vals[i], i / bins, i % bins);
+                                   PINET_CLI_Q(o[E_SINO].value), (double)line_vals[i], i / bins, i % bins);
         goto out;
       }
     }
@@ -957,7 +957,7 @@ static int cmd_sinogram(int argc, char **argv) {
     st = pinet_raw_write_f32(path, sino, n);
   }
   if (st != PINET_OK) {
-    exit_code = pinet_cli_fail(ctx, st, "cannot write '%s'", path);
+    exit_code = pinet_cli_fail(ctx, st, "cannot write '%s'", PINET_CLI_Q(path));
     goto out;
   }
   if (o[S_PHOUT].present) {
@@ -1103,7 +1103,7 @@ static int cmd_model(int argc, char **argv) {
 int pinet_cli_recon_run(int argc, char **argv, const pinet_recon_dist *dist) {
   if (argc >= 2 && strcmp(argv[1], "fbp") == 0) return cmd_fbp(argc, argv, dist);
   if (argc >= 2 && strcmp(argv[1], "em") == 0) return cmd_em(argc, argv, dist);
-  return pinet_cli_usage_error("recon", "unknown command '%s' (fbp or em)", argc >= 2 ? argv[1] : "");
+  return pinet_cli_usage_error("recon", "unknown command '%s' (fbp or em)", PINET_CLI_Q(argc >= 2 ? argv[1] : ""));
 }
 
 int pinet_cli_recon(int argc, char **argv) {
@@ -1115,5 +1115,5 @@ int pinet_cli_recon(int argc, char **argv) {
   if (strcmp(argv[1], "em") == 0) return cmd_em(argc, argv, NULL);
   if (strcmp(argv[1], "sinogram") == 0) return cmd_sinogram(argc, argv);
   if (strcmp(argv[1], "model") == 0) return cmd_model(argc, argv);
-  return pinet_cli_usage_error("recon", "unknown command '%s'", argv[1]);
+  return pinet_cli_usage_error("recon", "unknown command '%s'", PINET_CLI_Q(argv[1]));
 }

@@ -145,18 +145,18 @@ static int parse_pe(const char *ctx, const char *name, const char *text, const p
   const char *p = text;
   for (int k = 0; k < 2; k++) {
     if (!isdigit((unsigned char)*p)) {
-      return pinet_cli_usage_error(ctx, "--%s: '%s' is not r,c", name, text);
+      return pinet_cli_usage_error(ctx, "--%s: '%s' is not r,c", name, PINET_CLI_Q(text));
     }
     char *end = NULL;
     errno = 0;
     rc_v[k] = strtoul(p, &end, 10);
     if (errno == ERANGE || end == p || (k == 0 && *end != ',') || (k == 1 && *end != '\0')) {
-      return pinet_cli_usage_error(ctx, "--%s: '%s' is not r,c", name, text);
+      return pinet_cli_usage_error(ctx, "--%s: '%s' is not r,c", name, PINET_CLI_Q(text));
     }
     p = end + 1;
   }
   if (rc_v[0] >= g->side || rc_v[1] >= g->side) {
-    return pinet_cli_fail(ctx, PINET_ERR_RANGE, "--%s %s: rows and columns are 0..%u", name, text,
+    return pinet_cli_fail(ctx, PINET_ERR_RANGE, "--%s %s: rows and columns are 0..%u", name, PINET_CLI_Q(text),
                           g->side - 1u);
   }
   *pe = (uint32_t)(rc_v[0] * g->side + rc_v[1]);
@@ -392,7 +392,7 @@ static int cmd_route(int argc, char **argv) {
     free(bits);
     free(peer);
     /* a malformed argument is a usage error, not a malformed file */
-    fprintf(stderr, "pinet: %s: --bitmap '%s': %s\n", ctx, hex,
+    fprintf(stderr, "pinet: %s: --bitmap '%s': %s\n", ctx, PINET_CLI_Q(hex),
             st == PINET_ERR_PARSE ? "not a hexadecimal number"
                                   : "wider than the switch count (too many digits or a bit "
                                     "beyond the last switch)");
@@ -484,14 +484,14 @@ static int cmd_reduce(int argc, char **argv) {
   size_t count = 0, bad_line = 0;
   pinet_status st = pinet_cli_read_i64_file(path, &vals, &count, &bad_line);
   if (st == PINET_ERR_PARSE) {
-    return pinet_cli_fail(ctx, st, "%s line %zu: not an integer", path, bad_line);
+    return pinet_cli_fail(ctx, st, "%s line %zu: not an integer", PINET_CLI_Q(path), bad_line);
   }
   if (st != PINET_OK) {
-    return pinet_cli_fail(ctx, st, "%s: cannot read", path);
+    return pinet_cli_fail(ctx, st, "%s: cannot read", PINET_CLI_Q(path));
   }
   if (count != g.pes) {
     free(vals);
-    fprintf(stderr, "pinet: %s: %s: %zu values, expected %u (one per PE)\n", ctx, path, count,
+    fprintf(stderr, "pinet: %s: %s: %zu values, expected %u (one per PE)\n", ctx, PINET_CLI_Q(path), count,
             g.pes);
     return PINET_EXIT_IO;
   }
@@ -595,5 +595,5 @@ int pinet_cli_rta(int argc, char **argv) {
   if (strcmp(cmd, "reduce") == 0) {
     return cmd_reduce(argc - 1, argv + 1);
   }
-  return pinet_cli_usage_error("rta", "unknown command '%s'", cmd);
+  return pinet_cli_usage_error("rta", "unknown command '%s'", PINET_CLI_Q(cmd));
 }

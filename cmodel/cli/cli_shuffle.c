@@ -135,18 +135,18 @@ static int read_rows(const char *ctx, const char *path, pinet_shuffle_elem elem,
   size_t len = 0;
   char *text = slurp(path, &len);
   if (text == NULL) {
-    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot read '%s': %s", path,
+    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot read '%s': %s", PINET_CLI_Q(path),
                           errno ? strerror(errno) : "read error");
   }
   if (strlen(text) != len) {
     free(text);
-    return pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s: contains a NUL byte", path);
+    return pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s: contains a NUL byte", PINET_CLI_Q(path));
   }
   size_t cap_rows = 16, cap_vals = 256;
   r->row = malloc(cap_rows * sizeof *r->row);
   r->val = malloc(cap_vals * sizeof *r->val);
   if (!r->row || !r->val) {
-    rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", path);
+    rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", PINET_CLI_Q(path));
   }
   size_t line = 1;
   char *p = text;
@@ -179,11 +179,11 @@ static int read_rows(const char *ctx, const char *path, pinet_shuffle_elem elem,
       if (elem == PINET_SHUFFLE_I32) {
         long long v = strtoll(tok, &stop, 10);
         if (*stop != '\0' || stop == tok) {
-          rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: '%s' is not an integer", path,
-                              line, tok);
+          rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: '%s' is not an integer", PINET_CLI_Q(path),
+                              line, PINET_CLI_Q(tok));
         } else if (errno == ERANGE || v < INT32_MIN || v > (long long)UINT32_MAX) {
-          rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: %s is outside 32 bits", path,
-                              line, tok);
+          rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: %s is outside 32 bits", PINET_CLI_Q(path),
+                              line, PINET_CLI_Q(tok));
         }
         iv = (uint32_t)(int64_t)v;
         fv = (double)(int32_t)iv;
@@ -191,7 +191,7 @@ static int read_rows(const char *ctx, const char *path, pinet_shuffle_elem elem,
         fv = strtod(tok, &stop);
         if (*stop != '\0' || stop == tok || !isfinite(fv)) {
           rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: '%s' is not a finite number",
-                              path, line, tok);
+                              PINET_CLI_Q(path), line, PINET_CLI_Q(tok));
         }
       }
       *end = save;
@@ -201,7 +201,7 @@ static int read_rows(const char *ctx, const char *path, pinet_shuffle_elem elem,
       }
       value_t *val = reserve(r->val, r->count, &cap_vals, sizeof *val);
       if (val == NULL) {
-        rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", path);
+        rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", PINET_CLI_Q(path));
         break;
       }
       r->val = val;
@@ -211,7 +211,7 @@ static int read_rows(const char *ctx, const char *path, pinet_shuffle_elem elem,
     if (rc == PINET_EXIT_OK && in_row > 0) {
       row_t *row = reserve(r->row, r->rows, &cap_rows, sizeof *row);
       if (row == NULL) {
-        rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", path);
+        rc = pinet_cli_fail(ctx, PINET_ERR_NOMEM, "%s", PINET_CLI_Q(path));
         break;
       }
       r->row = row;
@@ -602,7 +602,7 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
   for (int k = 0; k < 3; k++) { /* finite already (pinet_cli_parse_double) */
     if (cost_values[k] < 0.0) {
       return pinet_cli_fail(ctx, PINET_ERR_RANGE, "--%s must be >= 0 (got %s)", cost_names[k],
-                            pinet_cli_find(opts, nopt, cost_names[k])->value);
+                            PINET_CLI_Q(pinet_cli_find(opts, nopt, cost_names[k])->value));
     }
   }
   if (pinet_cli_find(opts, nopt, "input")->present && pinet_cli_find(opts, nopt, "seed")->present) {
@@ -659,13 +659,13 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
     if (rc == PINET_EXIT_OK && in.rows != rows) {
       rc = pinet_cli_fail(ctx, PINET_ERR_PARSE,
                           "%s: %s on %" PRIu32 " PEs needs %zu row%s of %zu values, found %zu rows",
-                          o->value, k_run_ops[op_index], pes, rows, rows == 1 ? "" : "s", cols,
+                          PINET_CLI_Q(o->value), k_run_ops[op_index], pes, rows, rows == 1 ? "" : "s", cols,
                           in.rows);
     }
     for (size_t r = 0; rc == PINET_EXIT_OK && r < in.rows; r++) {
       if (in.row[r].len != cols) {
         rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: expected %zu values, found %zu",
-                            o->value, in.row[r].line, cols, in.row[r].len);
+                            PINET_CLI_Q(o->value), in.row[r].line, cols, in.row[r].len);
       }
     }
   } else { /* random values from the seed */
@@ -781,10 +781,10 @@ static int cmd_ring(int argc, char **argv) {
     size_t bad_line = 0;
     pinet_status st = pinet_cli_read_i64_file(chk->value, &vals, &len, &bad_line);
     if (st == PINET_ERR_PARSE) {
-      return pinet_cli_fail(ctx, st, "%s line %zu: not an integer", chk->value, bad_line);
+      return pinet_cli_fail(ctx, st, "%s line %zu: not an integer", PINET_CLI_Q(chk->value), bad_line);
     }
     if (st != PINET_OK) {
-      return pinet_cli_fail(ctx, st, "cannot read '%s'", chk->value);
+      return pinet_cli_fail(ctx, st, "cannot read '%s'", PINET_CLI_Q(chk->value));
     }
     ring = malloc((len ? len : 1) * sizeof *ring);
     if (ring == NULL) {
@@ -962,12 +962,12 @@ static int cmd_draw(int argc, char **argv) {
   FILE *f = fopen(dot_path, "w");
   if (f == NULL) {
     free(ring);
-    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot write '%s': %s", dot_path, strerror(errno));
+    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot write '%s': %s", PINET_CLI_Q(dot_path), strerror(errno));
   }
   write_dot(f, pes, ring);
   free(ring);
   if (fclose(f) != 0) {
-    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot write '%s'", dot_path);
+    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot write '%s'", PINET_CLI_Q(dot_path));
   }
   int have_svg = 0;
   if (find_on_path("dot", dot_prog, sizeof dot_prog)) {
@@ -1019,5 +1019,5 @@ int pinet_cli_shuffle(int argc, char **argv) {
   if (strcmp(argv[1], "draw") == 0) {
     return cmd_draw(argc, argv);
   }
-  return pinet_cli_usage_error("shuffle", "unknown command '%s'", argv[1]);
+  return pinet_cli_usage_error("shuffle", "unknown command '%s'", PINET_CLI_Q(argv[1]));
 }

@@ -49,6 +49,13 @@ int pinet_cli_usage_error(const char *context, const char *fmt, ...) {
   return PINET_EXIT_USAGE;
 }
 
+const char *pinet_cli_quote(const char *text, char buf[PINET_QUOTE_SIZE]) {
+  if (pinet_quote(text != NULL ? text : "", buf, PINET_QUOTE_SIZE) != PINET_OK) {
+    buf[0] = '\0'; /* not reached: the buffer holds any result */
+  }
+  return buf;
+}
+
 pinet_cli_opt *pinet_cli_find(pinet_cli_opt *opts, size_t n_opts, const char *name) {
   for (size_t i = 0; i < n_opts; i++) {
     if (strcmp(opts[i].name, name) == 0) {
@@ -72,22 +79,22 @@ int pinet_cli_parse(const char *context, pinet_cli_opt *opts, size_t n_opts, int
       continue;
     }
     if (strncmp(arg, "--", 2) != 0) {
-      return pinet_cli_usage_error(context, "unexpected argument '%s'", arg);
+      return pinet_cli_usage_error(context, "unexpected argument '%s'", PINET_CLI_Q(arg));
     }
     char name[64];
     const char *eq = strchr(arg + 2, '=');
     size_t len = eq ? (size_t)(eq - (arg + 2)) : strlen(arg + 2);
     if (len == 0 || len >= sizeof name) {
-      return pinet_cli_usage_error(context, "malformed option '%s'", arg);
+      return pinet_cli_usage_error(context, "malformed option '%s'", PINET_CLI_Q(arg));
     }
     memcpy(name, arg + 2, len);
     name[len] = '\0';
     pinet_cli_opt *opt = pinet_cli_find(opts, n_opts, name);
     if (opt == NULL) {
-      return pinet_cli_usage_error(context, "unknown option '--%s'", name);
+      return pinet_cli_usage_error(context, "unknown option '--%s'", PINET_CLI_Q(name));
     }
     if (opt->present) {
-      return pinet_cli_usage_error(context, "option '--%s' given twice", name);
+      return pinet_cli_usage_error(context, "option '--%s' given twice", PINET_CLI_Q(name));
     }
     opt->present = 1;
     if (opt->takes_value) {
@@ -96,10 +103,10 @@ int pinet_cli_parse(const char *context, pinet_cli_opt *opts, size_t n_opts, int
       } else if (i + 1 < argc) {
         opt->value = argv[++i];
       } else {
-        return pinet_cli_usage_error(context, "option '--%s' needs a value", name);
+        return pinet_cli_usage_error(context, "option '--%s' needs a value", PINET_CLI_Q(name));
       }
     } else if (eq != NULL) {
-      return pinet_cli_usage_error(context, "option '--%s' takes no value", name);
+      return pinet_cli_usage_error(context, "option '--%s' takes no value", PINET_CLI_Q(name));
     }
   }
   return PINET_EXIT_OK;
@@ -137,7 +144,7 @@ int pinet_cli_require(const char *context, pinet_cli_opt *opts, size_t n_opts, c
                       const char **value) {
   pinet_cli_opt *opt = pinet_cli_find(opts, n_opts, name);
   if (opt == NULL || !opt->present || opt->value == NULL) {
-    return pinet_cli_usage_error(context, "missing required option '--%s'", name);
+    return pinet_cli_usage_error(context, "missing required option '--%s'", PINET_CLI_Q(name));
   }
   *value = opt->value;
   return PINET_EXIT_OK;
@@ -148,10 +155,10 @@ int pinet_cli_parse_i64(const char *context, const char *name, const char *text,
   errno = 0;
   long long v = strtoll(text, &end, 10);
   if (text[0] == '\0' || isspace((unsigned char)text[0]) || *end != '\0') {
-    return pinet_cli_usage_error(context, "--%s: '%s' is not an integer", name, text);
+    return pinet_cli_usage_error(context, "--%s: '%s' is not an integer", name, PINET_CLI_Q(text));
   }
   if (errno == ERANGE) {
-    return pinet_cli_usage_error(context, "--%s: '%s' is out of range", name, text);
+    return pinet_cli_usage_error(context, "--%s: '%s' is out of range", name, PINET_CLI_Q(text));
   }
   *out = (int64_t)v;
   return PINET_EXIT_OK;
@@ -161,14 +168,14 @@ int pinet_cli_parse_u64(const char *context, const char *name, const char *text,
   char *end = NULL;
   errno = 0;
   if (text[0] == '-' || text[0] == '\0' || isspace((unsigned char)text[0])) {
-    return pinet_cli_usage_error(context, "--%s: '%s' is not a non-negative integer", name, text);
+    return pinet_cli_usage_error(context, "--%s: '%s' is not a non-negative integer", name, PINET_CLI_Q(text));
   }
   unsigned long long v = strtoull(text, &end, 10);
   if (*end != '\0') {
-    return pinet_cli_usage_error(context, "--%s: '%s' is not a non-negative integer", name, text);
+    return pinet_cli_usage_error(context, "--%s: '%s' is not a non-negative integer", name, PINET_CLI_Q(text));
   }
   if (errno == ERANGE) {
-    return pinet_cli_usage_error(context, "--%s: '%s' is out of range", name, text);
+    return pinet_cli_usage_error(context, "--%s: '%s' is out of range", name, PINET_CLI_Q(text));
   }
   *out = (uint64_t)v;
   return PINET_EXIT_OK;
@@ -181,7 +188,7 @@ int pinet_cli_parse_u32(const char *context, const char *name, const char *text,
     return rc;
   }
   if (v > UINT32_MAX) {
-    return pinet_cli_usage_error(context, "--%s: '%s' is out of range", name, text);
+    return pinet_cli_usage_error(context, "--%s: '%s' is out of range", name, PINET_CLI_Q(text));
   }
   *out = (uint32_t)v;
   return PINET_EXIT_OK;
@@ -192,7 +199,7 @@ int pinet_cli_parse_double(const char *context, const char *name, const char *te
   errno = 0;
   double v = strtod(text, &end);
   if (text[0] == '\0' || isspace((unsigned char)text[0]) || *end != '\0' || !isfinite(v)) {
-    return pinet_cli_usage_error(context, "--%s: '%s' is not a finite number", name, text);
+    return pinet_cli_usage_error(context, "--%s: '%s' is not a finite number", name, PINET_CLI_Q(text));
   }
   *out = v;
   return PINET_EXIT_OK;
@@ -211,7 +218,7 @@ int pinet_cli_parse_choice(const char *context, const char *name, const char *te
     strncat(list, i ? "|" : "", sizeof list - strlen(list) - 1);
     strncat(list, choices[i], sizeof list - strlen(list) - 1);
   }
-  return pinet_cli_usage_error(context, "--%s: '%s' is not one of %s", name, text, list);
+  return pinet_cli_usage_error(context, "--%s: '%s' is not one of %s", name, PINET_CLI_Q(text), list);
 }
 
 /* The option `name` if it was given, else NULL. */
@@ -274,7 +281,7 @@ int pinet_cli_required_i64(const char *context, pinet_cli_opt *opts, size_t n_op
 int pinet_cli_input_path(const char *context, const char *path) {
   struct stat sb;
   if (strcmp(path, "-") != 0 && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-    return pinet_cli_fail(context, PINET_ERR_IO, "'%s' is a directory", path);
+    return pinet_cli_fail(context, PINET_ERR_IO, "'%s' is a directory", PINET_CLI_Q(path));
   }
   return PINET_EXIT_OK;
 }
@@ -350,7 +357,7 @@ int pinet_cli_memory_limit(const char *context, uint64_t *limit) {
   if (end == NULL || end == env || *end != '\0' || errno != 0 || v == 0 ||
       v > (UINT64_MAX >> shift)) {
     return pinet_cli_usage_error(context, "PINET_MAX_MEMORY='%s' is not a size in bytes "
-                                 "(a positive integer, optionally with K, M, G or T)", env);
+                                 "(a positive integer, optionally with K, M, G or T)", PINET_CLI_Q(env));
   }
   *limit = (uint64_t)v << shift;
   return PINET_EXIT_OK;
@@ -591,15 +598,15 @@ int pinet_cli_files_parse(pinet_cli_files *fl, const char *context, const char *
    * through its list. */
   struct stat sb;
   if (stat(fl->dir, &sb) != 0) {
-    return pinet_cli_fail(context, PINET_ERR_IO, "--out '%s': cannot write: %s", fl->dir,
+    return pinet_cli_fail(context, PINET_ERR_IO, "--out '%s': cannot write: %s", PINET_CLI_Q(fl->dir),
                           strerror(errno));
   }
   if (!S_ISDIR(sb.st_mode)) {
     return pinet_cli_fail(context, PINET_ERR_IO, "--out '%s': cannot write: not a directory",
-                          fl->dir);
+                          PINET_CLI_Q(fl->dir));
   }
   if (access(fl->dir, W_OK) != 0) {
-    return pinet_cli_fail(context, PINET_ERR_IO, "--out '%s': cannot write: %s", fl->dir,
+    return pinet_cli_fail(context, PINET_ERR_IO, "--out '%s': cannot write: %s", PINET_CLI_Q(fl->dir),
                           strerror(errno));
   }
   return rc;
@@ -632,14 +639,14 @@ void pinet_cli_files_end(pinet_cli_files *fl) {
 FILE *pinet_cli_files_open(const char *context, const char *path) {
   FILE *f = fopen(path, "w");
   if (f == NULL) {
-    pinet_cli_fail(context, PINET_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+    pinet_cli_fail(context, PINET_ERR_IO, "%s: cannot write: %s", PINET_CLI_Q(path), strerror(errno));
   }
   return f;
 }
 
 int pinet_cli_files_close(pinet_cli_files *fl, const char *context, FILE *f, const char *path) {
   if (fclose(f) != 0) {
-    return pinet_cli_fail(context, PINET_ERR_IO, "%s: cannot write", path);
+    return pinet_cli_fail(context, PINET_ERR_IO, "%s: cannot write", PINET_CLI_Q(path));
   }
   pinet_cli_files_add(fl, path);
   return PINET_EXIT_OK;
@@ -649,7 +656,7 @@ int pinet_cli_files_svg(pinet_cli_files *fl, const char *context, const char *pa
                         const pinet_plot *plot) {
   pinet_status st = pinet_image_plot_svg_write(plot, path);
   if (st != PINET_OK) {
-    return pinet_cli_fail(context, st, "%s: cannot write", path);
+    return pinet_cli_fail(context, st, "%s: cannot write", PINET_CLI_Q(path));
   }
   pinet_cli_files_add(fl, path);
   return PINET_EXIT_OK;

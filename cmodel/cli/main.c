@@ -56,6 +56,6 @@ int main(int argc, char **argv) {
       return a->run(argc - 1, argv + 1);
     }
   }
-  fprintf(stderr, "pinet: unknown area '%s' (try pinet --help)\n", argv[1]);
+  fprintf(stderr, "pinet: unknown area '%s' (try pinet --help)\n", PINET_CLI_Q(argv[1]));
   return PINET_EXIT_USAGE;
 }

@@ -124,8 +124,8 @@ int main(int argc, char **argv) {
     usage(stdout);
   } else if (!shuffle && !recon) {
     fprintf(stderr, "pinet-mpi: unknown command '%s%s%s' (pinet-mpi runs: shuffle run, recon fbp, "
-            "recon em; try --help)\n", argc > 1 ? argv[1] : "", argc > 2 ? " " : "",
-            argc > 2 ? argv[2] : "");
+            "recon em; try --help)\n", PINET_CLI_Q(argc > 1 ? argv[1] : ""), argc > 2 ? " " : "",
+            PINET_CLI_Q(argc > 2 ? argv[2] : ""));
     rc = PINET_EXIT_USAGE;
   } else if (shuffle) {
     rc = with_pes("shuffle run", argc, argv, size, pes_text, sizeof pes_text, &args, &n);
