@@ -72,18 +72,19 @@ int main(int argc, char **argv) {
     if (fault == f.property || (fault.empty() && !chosen && block == f.module)) chosen = &f;
   }
   if (chosen && block.empty()) block = chosen->module;
-  pinet::cosim::Options opt(block.empty() ? "assert_faults" : block, 1000);
+  pinet::cosim::Options opt(block.empty() ? "assert_faults" : pinet::cosim::quoted(block), 1000);
   opt.add_string("block", "", "the module whose faulty model runs: " PINET_FAULT_MODELS_TEXT);
   opt.add_string("fault", "",
                  "the fault switched on, named by the property it breaks (<module>.<property>), "
                  "or none; default: the block's first");
   if (!opt.parse(argc, argv)) return opt.exit_code();
   if (fault != "none" && !fault.empty() && !chosen) {
-    opt.reject("--fault: '" + fault + "' is not a property with a fault (cosim/asserts/CMakeLists.txt)");
+    opt.reject("--fault: '" + pinet::cosim::quoted(fault) + "' is not a property with a fault (cosim/asserts/CMakeLists.txt)");
     return opt.exit_code();
   }
   if (chosen && block != chosen->module) {
-    opt.reject("--fault: " + fault + " is a fault of " + chosen->module + ", not of --block " + block);
+    opt.reject("--fault: " + pinet::cosim::quoted(fault) + " is a fault of " + chosen->module +
+               ", not of --block " + pinet::cosim::quoted(block));
     return opt.exit_code();
   }
   selected_fault() = chosen ? chosen->number : 0;
@@ -91,6 +92,6 @@ int main(int argc, char **argv) {
   if (block == #name) return run<Model>(opt, argc, argv);
   PINET_FAULT_MODELS(X)
 #undef X
-  opt.reject("--block: '" + block + "' is not one of " PINET_FAULT_MODELS_TEXT);
+  opt.reject("--block: '" + pinet::cosim::quoted(block) + "' is not one of " PINET_FAULT_MODELS_TEXT);
   return opt.exit_code();
 }

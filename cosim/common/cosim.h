@@ -54,6 +54,7 @@
 #endif
 
 #include "pinet/exit_codes.h"
+#include "pinet/quote.h"
 #include "pinet/rng.h"
 #include "mismatch_window.h"  // PINET_MISMATCH_JSON: the values around the first mismatch
 #include "fcov.h"             // PINET_FCOV_FILE: functional coverage bins, written on PASS
@@ -73,6 +74,16 @@ __attribute__((constructor(101))) static void pinet_cosim_quiet_systemc() {
 }
 #endif
 
+// Text the user gave (an option value, a path, an environment variable's value) as a message
+// repeats it: pinet_quote's form (pinet/quote.h), the same as `pinet`'s, so that no control byte
+// reaches the terminal; a plain printable value is unchanged. Every message that repeats user
+// text prints it through quoted() (tests/lint/check_quoting.py checks).
+inline std::string quoted(const std::string &text) {
+  char buf[PINET_QUOTE_SIZE];
+  if (pinet_quote_mem(text.data(), text.size(), buf, sizeof buf) != PINET_OK) return "";
+  return buf;
+}
+
 // Why `path` cannot be written, "" if it can (as far as one can tell without creating it: the
 // file is writable, or it is absent and its directory exists and is writable).
 inline std::string why_unwritable(const std::string &path) {
@@ -86,9 +97,9 @@ inline std::string why_unwritable(const std::string &path) {
   if (errno != ENOENT) return std::strerror(errno);
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  if (stat(dir.c_str(), &st) != 0) return "directory '" + dir + "': " + std::strerror(errno);
-  if (!S_ISDIR(st.st_mode)) return "'" + dir + "' is not a directory";
-  if (access(dir.c_str(), W_OK | X_OK) != 0) return "directory '" + dir + "': " + std::strerror(errno);
+  if (stat(dir.c_str(), &st) != 0) return "directory '" + quoted(dir) + "': " + std::strerror(errno);
+  if (!S_ISDIR(st.st_mode)) return "'" + quoted(dir) + "' is not a directory";
+  if (access(dir.c_str(), W_OK | X_OK) != 0) return "directory '" + quoted(dir) + "': " + std::strerror(errno);
   return "";
 }
 
@@ -196,32 +207,32 @@ class Options {
       } else if (!name.empty() && i + 1 < argc) {
         value = argv[++i];
       } else {
-        return usage_error("malformed or incomplete argument '" + a + "'");
+        return usage_error("malformed or incomplete argument '" + quoted(a) + "'");
       }
       if (name == "wave") {
         wave_ = value;
       } else if (name == "seed") {
-        if (!parse_u64(value, &seed_)) return usage_error("--seed: '" + value + "' is not a number");
+        if (!parse_u64(value, &seed_)) return usage_error("--seed: '" + quoted(value) + "' is not a number");
       } else if (name == "power-up") {
         if (value != "zero" && value != "random")
-          return usage_error("--power-up: '" + value + "' is not zero or random");
+          return usage_error("--power-up: '" + quoted(value) + "' is not zero or random");
         power_up_random_ = value == "random";
       } else if (name == "wave-from" || name == "wave-to") {
         uint64_t v = 0;
-        if (!parse_u64(value, &v)) return usage_error("--" + name + ": '" + value + "' is not a cycle number");
+        if (!parse_u64(value, &v)) return usage_error("--" + name + ": '" + quoted(value) + "' is not a cycle number");
         (name == "wave-from" ? wave_from_ : wave_to_) = v;
         wave_window_given_ = true;
       } else if (name == "cycles") {
         if (!parse_u64(value, &cycles_) || cycles_ == 0)
-          return usage_error("--cycles: '" + value + "' is not a positive number");
+          return usage_error("--cycles: '" + quoted(value) + "' is not a positive number");
       } else if (strings_.count(name)) {
         strings_[name] = value;
       } else if (ints_.count(name)) {
         uint64_t v = 0;
-        if (!parse_u64(value, &v)) return usage_error("--" + name + ": '" + value + "' is not a number");
+        if (!parse_u64(value, &v)) return usage_error("--" + name + ": '" + quoted(value) + "' is not a number");
         ints_[name] = v;
       } else {
-        return usage_error("unknown option '--" + name + "'");
+        return usage_error("unknown option '--" + quoted(name) + "'");
       }
     }
     if (wave_window_given_ && wave_.empty()) return usage_error("--wave-from/--wave-to need --wave");
@@ -292,7 +303,7 @@ class Options {
   bool check_output(const std::string &what, const std::string &path, bool option = true) {
     const std::string why = why_unwritable(path);
     if (why.empty()) return true;
-    return file_error((option ? "--" : "") + what + " '" + path + "': cannot write: " + why);
+    return file_error((option ? "--" : "") + what + " '" + quoted(path) + "': cannot write: " + why);
   }
   void print_help() const {
     std::printf("usage: cosim_%s [--seed S] [--cycles C] [--wave FILE.fst%s] [--quiet] [--progress]"
@@ -344,7 +355,7 @@ template <class Trace>
 bool open_trace(Trace &t, const Options &opt) {
   t.open(opt.wave().c_str());
   if (t.isOpen()) return true;
-  file_error(opt.block(), "--wave '" + opt.wave() + "': cannot write");
+  file_error(opt.block(), "--wave '" + quoted(opt.wave()) + "': cannot write");
   return false;
 }
 
@@ -369,7 +380,7 @@ class Scoreboard {
   explicit Scoreboard(const Options &opt) : block_(opt.block()), seed_(opt.seed()) {
     const std::string why = window_.on() ? why_unwritable(window_.path()) : "";
     if (!why.empty()) {
-      file_error(block_, "PINET_MISMATCH_JSON '" + window_.path() + "': cannot write: " + why);
+      file_error(block_, "PINET_MISMATCH_JSON '" + quoted(window_.path()) + "': cannot write: " + why);
       window_.off();
     }
   }
@@ -417,7 +428,7 @@ class Scoreboard {
       std::printf("FAIL %s cycle %" PRIu64 " %s DUT 0x%" PRIx64 " expected 0x%" PRIx64 " seed %" PRIu64 "\n",
                   block_.c_str(), fail_cycle_, fail_signal_.c_str(), fail_dut_, fail_expected_, seed_);
       const std::string why = window_.write(block_, seed_);
-      if (!why.empty()) file_error(block_, "PINET_MISMATCH_JSON '" + window_.path() + "': " + why);
+      if (!why.empty()) file_error(block_, "PINET_MISMATCH_JSON '" + quoted(window_.path()) + "': " + why);
       return PINET_EXIT_FAIL;
     }
     std::printf("PASS %s matched %" PRIu64 " cycles seed %" PRIu64 "\n", block_.c_str(), matched_, seed_);
@@ -425,7 +436,7 @@ class Scoreboard {
       const std::string why = write_output(fcov().path(), [this](const std::string &p) {
         return fcov().write_to(p, block_, seed_);
       });
-      if (!why.empty()) file_error(block_, "PINET_FCOV_FILE '" + fcov().path() + "': " + why);
+      if (!why.empty()) file_error(block_, "PINET_FCOV_FILE '" + quoted(fcov().path()) + "': " + why);
     }
     return late_file_status();
   }
@@ -646,12 +657,12 @@ inline bool take_fault_option(int *argc, char **argv, uint64_t *cycle, std::stri
     }
     char *end = nullptr;
     if (value[0] == '\0' || value[0] == '-') {
-      *err = std::string("--inject-fault: '") + value + "' is not a cycle number";
+      *err = std::string("--inject-fault: '") + quoted(value) + "' is not a cycle number";
       return false;
     }
     unsigned long long v = std::strtoull(value, &end, 0);
     if (*end != '\0') {
-      *err = std::string("--inject-fault: '") + value + "' is not a cycle number";
+      *err = std::string("--inject-fault: '") + quoted(value) + "' is not a cycle number";
       return false;
     }
     *cycle = v;

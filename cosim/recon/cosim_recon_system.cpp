@@ -1107,7 +1107,7 @@ int run_system(const Config &cfg, const Problem &pr, const Options &opt, uint64_
   // found every path writable, so a failure here is late: one line, and exit 4 after a PASS.
   auto report = [&](const char *option, const std::string &path, const std::string &why) {
     if (!why.empty())
-      pinet::cosim::file_error(opt.block(), std::string("--") + option + " '" + path +
+      pinet::cosim::file_error(opt.block(), std::string("--") + option + " '" + pinet::cosim::quoted(path) +
                                                 "': cannot write: " + why);
   };
   if (pass && !cfg.out.empty())  // written only after a passing run: nothing half-made
@@ -1215,7 +1215,7 @@ int sc_main(int argc, char **argv) {
   const uint64_t iters = opt.get("iters"), op_cycles = opt.get("op-cycles");
   if (cfg.algo.empty()) return opt.reject("--algo fbp|em is required"), opt.exit_code();
   if (cfg.algo != "fbp" && cfg.algo != "em")
-    return opt.reject("--algo '" + cfg.algo + "': expected fbp or em"), opt.exit_code();
+    return opt.reject("--algo '" + pinet::cosim::quoted(cfg.algo) + "': expected fbp or em"), opt.exit_code();
   if (pes != 2 && pes != 4 && pes != 8 && pes != 16)
     return opt.invalid("--pes " + std::to_string(pes) + ": the system is built for N = 2, 4, 8, 16"),
            opt.exit_code();
