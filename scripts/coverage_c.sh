@@ -10,6 +10,8 @@
 # a test failed, 2 usage, 3 build or tool error.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/quote.sh
+. "$root/scripts/quote.sh"
 cd "$root"
 
 min=90 deps=1 build=build-ccov
@@ -20,7 +22,7 @@ while [ $# -gt 0 ]; do
     --no-deps) deps=0 ;;
     --build) [ -n "${2:-}" ] || usage "--build needs a directory"; build=$2; shift ;;
     -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) usage "unknown argument '$1'" ;;
+    *) usage "unknown argument '$(pinet_quote "$1")'" ;;
   esac
   shift
 done
@@ -28,7 +30,7 @@ done
 [ $deps -eq 1 ] && { bash scripts/deps.sh || exit 3; }
 command -v lcov >/dev/null && command -v genhtml >/dev/null || { echo "coverage_c: lcov/genhtml not found (scripts/deps.sh installs lcov)" >&2; exit 3; }
 
-echo "coverage_c: configuring and building $build (gcov, -O0; log: $build.build.log)"
+echo "coverage_c: configuring and building $(pinet_quote "$build") (gcov, -O0; log: $(pinet_quote "$build.build.log"))"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPINET_C_COVERAGE=ON -DPINET_RTL=OFF \
   >"$build.configure.log" 2>&1 || { cat "$build.configure.log" >&2; echo "coverage_c: configure failed" >&2; exit 3; }
 cmake --build "$build" >"$build.build.log" 2>&1 || { tail -n 40 "$build.build.log" >&2; echo "coverage_c: build failed" >&2; exit 3; }

@@ -16,6 +16,8 @@ PACKAGES=(
 # npm packages (name@version), installed with npm into tools/node/node_modules (gitignored).
 NPM_PACKAGES=(wavedrom@3.7.0)
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/quote.sh
+. "$root/scripts/quote.sh"
 
 # npm_deps: the pinned npm packages, those missing or of another version.
 npm_deps() {
@@ -36,7 +38,7 @@ npm_deps() {
 case "${1:-}" in
   --bench) PACKAGES+=(python3-skimage ctsim) ;;
   "") ;;
-  *) echo "deps: unknown argument '$1' (only --bench)" >&2; exit 2 ;;
+  *) echo "deps: unknown argument '$(pinet_quote "$1")' (only --bench)" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -22,6 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import testplan  # noqa: E402
+from pinet_quote import quote  # noqa: E402
 
 
 def read_fcov(directory, problems):
@@ -39,7 +40,7 @@ def read_fcov(directory, problems):
                 if not words:
                     continue
                 if len(words) != 3 or not words[2].isdigit():
-                    problems.append(f"{path}:{n}: not '<block> <bin> <hits>': {line.strip()}")
+                    problems.append(f"{quote(path)}:{n}: not '<block> <bin> <hits>': {quote(line.strip())}")
                     continue
                 block = hits.setdefault(words[0], {})
                 block[words[1]] = block.get(words[1], 0) + int(words[2])

@@ -20,6 +20,8 @@
 # --list        print the selected groups ("<block> <group>(<parameters>)"), prove nothing
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/quote.sh
+. "$root/scripts/quote.sh"
 
 usage() { echo "formal: $* (try --help)" >&2; exit 2; }
 rtl=$root/rtl work="" only="" deep=0 list=0
@@ -32,7 +34,7 @@ while [ $# -gt 0 ]; do
     --deep) deep=1 ;;
     --list) list=1 ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-    *) usage "unknown argument '$1'" ;;
+    *) usage "unknown argument '$(pinet_quote "$1")'" ;;
   esac
   shift
 done
@@ -40,13 +42,13 @@ for tool in yosys yosys-smtbmc yosys-abc z3 python3; do
   command -v "$tool" >/dev/null ||
     { echo "formal: '$tool' not found (bash scripts/deps.sh installs it)" >&2; exit 3; }
 done
-[ -d "$rtl" ] || usage "--rtl '$rtl' is not a directory"
+[ -d "$rtl" ] || usage "--rtl '$(pinet_quote "$rtl")' is not a directory"
 rtl=$(cd "$rtl" && pwd)
 if [ $list -eq 0 ]; then
   if [ -z "$work" ]; then
     if [ -d "$root/build" ]; then work=$root/build/formal; else work=$(mktemp -d); fi
   fi
-  mkdir -p "$work" 2>/dev/null || usage "cannot create --work '$work'"
+  mkdir -p "$work" 2>/dev/null || usage "cannot create --work '$(pinet_quote "$work")'"
   work=$(cd "$work" && pwd)
 fi
 
@@ -342,5 +344,5 @@ for row in "${proofs[@]}"; do
     prove "$block" "$group" "$top" "$params" "$files" "$mode" "$depth" || failed=1
   done
 done
-[ $ran -eq 0 ] && usage "no proof matches --only '$only'"
+[ $ran -eq 0 ] && usage "no proof matches --only '$(pinet_quote "$only")'"
 exit $failed

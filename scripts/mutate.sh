@@ -19,6 +19,8 @@
 # per RTA mutant and a few per ps mutant on a 2-core machine.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/quote.sh
+. "$root/scripts/quote.sh"
 cd "$root"
 
 usage() { echo "mutate: $* (try --help)" >&2; exit 2; }
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
       shift ;;
     --list) list=1 ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-    *) usage "unknown argument '$1'" ;;
+    *) usage "unknown argument '$(pinet_quote "$1")'" ;;
   esac
   shift
 done
@@ -121,7 +123,7 @@ if [ -z "$work" ]; then
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
 fi
-mkdir -p "$work" 2>/dev/null || usage "cannot create --work '$work'"
+mkdir -p "$work" 2>/dev/null || usage "cannot create --work '$(pinet_quote "$work")'"
 work=$(cd "$work" && pwd)
 
 # One configuration for every mutant: $work/rtl is a full copy of rtl/ (timestamps kept) into
@@ -155,7 +157,7 @@ for row in "${mutants[@]}"; do
   selected=$((selected + 1))
   mapfile -t -O ${#all_targets[@]} all_targets < <(targets_for "$runs")
 done
-[ $selected -gt 0 ] || usage "no mutant matches '$only'"
+[ $selected -gt 0 ] || usage "no mutant matches '$(pinet_quote "$only")'"
 [ ${#all_targets[@]} -gt 0 ] || { echo "mutate: the selected mutants' runs match no cosim run (fix the table)" >&2; exit 3; }
 configure "$(printf '%s\n' "${all_targets[@]}" | sort -u | paste -sd';')"
 
@@ -195,7 +197,7 @@ for row in "${mutants[@]}"; do
   fi
   printf '%-18s %-18s %s (%ss)\n' "$id" "$file" "$verdict" "$secs"
 done
-[ $ran -gt 0 ] || usage "no mutant matches '$only'"
+[ $ran -gt 0 ] || usage "no mutant matches '$(pinet_quote "$only")'"
 
 counted=$((killed + survived))
 rate="-"

@@ -10,6 +10,8 @@ expressions of parameters), directions and names are."""
 import re
 import sys
 
+from pinet_quote import quote
+
 DECL = re.compile(r"\b(input|output|inout)\b((?:\s*(?:logic|wire|reg|signed|unsigned|var|bit|int)\b)*"
                   r"(?:\s*\[[^\]]*\])*)\s*([A-Za-z_][A-Za-z0-9_$]*)")
 PARAM = re.compile(r"\bparameter\b\s*(?:int|integer|logic|bit|real|string|type)?\s*(?:signed|unsigned)?"
@@ -47,19 +49,19 @@ def main(argv):
             continue
         for mod, (params, ports) in ours.items():
             if mod not in theirs:
-                problems.append(f"{f}: no module '{mod}' (pinet's cosims instantiate it by name)")
+                problems.append(f"{f}: no module '{quote(mod)}' (pinet's cosims instantiate it by name)")
                 continue
             tparams, tports = theirs[mod]
             for p, d in ports.items():
                 if p not in tports:
-                    problems.append(f"{f}: module {mod}: port '{p}' missing (pinet's: {d})")
+                    problems.append(f"{f}: module {mod}: port '{quote(p)}' missing (pinet's: {d})")
                 elif tports[p] != d:
-                    problems.append(f"{f}: module {mod}: port '{p}' is {tports[p]}, pinet's is {d}")
+                    problems.append(f"{f}: module {mod}: port '{quote(p)}' is {tports[p]}, pinet's is {d}")
             for p in tports:
                 if p not in ports:
-                    problems.append(f"{f}: module {mod}: port '{p}' is not one of pinet's")
+                    problems.append(f"{f}: module {mod}: port '{quote(p)}' is not one of pinet's")
             for p in params - tparams:
-                problems.append(f"{f}: module {mod}: parameter '{p}' missing (the cosims set it)")
+                problems.append(f"{f}: module {mod}: parameter '{quote(p)}' missing (the cosims set it)")
     for line in problems:
         print(line)
     return 1 if problems else 0

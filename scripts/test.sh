@@ -7,6 +7,8 @@
 #   bash scripts/test.sh [--no-deps] [--no-sanitize] [--long] [-L LABEL_REGEX]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/quote.sh
+. "$root/scripts/quote.sh"
 cd "$root"
 
 deps=1 sanitize=1 long=OFF labels=""
@@ -17,7 +19,7 @@ while [ $# -gt 0 ]; do
     --long) long=ON ;;
     -L) labels=${2:?-L needs a label regex}; shift ;;
     -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "test: unknown argument '$1' (try --help)" >&2; exit 2 ;;
+    *) echo "test: unknown argument '$(pinet_quote "$1")' (try --help)" >&2; exit 2 ;;
   esac
   shift
 done

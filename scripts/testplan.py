@@ -24,6 +24,8 @@ import re
 import subprocess
 import sys
 
+from pinet_quote import quote
+
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 PLAN_KEYS = {"block", "description", "testpoints"}
 POINT_KEYS = {"name", "description", "milestone", "runs", "tests", "bins", "unreachable"}
@@ -58,9 +60,9 @@ def validate(plan, stem):
     if extra:
         raise PlanError(f"unknown key(s) {', '.join(sorted(extra))}")
     for key in sorted(PLAN_KEYS - set(plan)):
-        raise PlanError(f"missing '{key}'")
+        raise PlanError(f"missing '{quote(key)}'")
     if plan["block"] != stem:
-        raise PlanError(f"block '{plan['block']}' is not the file's name '{stem}'")
+        raise PlanError(f"block '{quote(plan['block'])}' is not the file's name '{quote(stem)}'")
     if not isinstance(plan["description"], str) or not plan["description"].strip():
         raise PlanError("empty description")
     points = plan["testpoints"]
@@ -93,11 +95,11 @@ def validate(plan, stem):
                 try:
                     re.compile(entry)
                 except re.error as e:
-                    raise PlanError(f"{where}: bad regular expression '{entry}': {e}") from None
+                    raise PlanError(f"{where}: bad regular expression '{quote(entry)}': {e}") from None
         bins = _strings(tp.get("bins", []), f"{where}: 'bins'")
         for b in bins:
             if not NAME.match(b):
-                raise PlanError(f"{where}: bin '{b}' is not an identifier")
+                raise PlanError(f"{where}: bin '{quote(b)}' is not an identifier")
         if len(set(bins)) != len(bins):
             raise PlanError(f"{where}: a bin appears twice")
         unreachable = tp.get("unreachable", {})
@@ -105,9 +107,9 @@ def validate(plan, stem):
             raise PlanError(f"{where}: 'unreachable' must be an object {{bin: reason}}")
         for b, why in unreachable.items():
             if b not in bins:
-                raise PlanError(f"{where}: unreachable bin '{b}' is not one of its bins")
+                raise PlanError(f"{where}: unreachable bin '{quote(b)}' is not one of its bins")
             if not isinstance(why, str) or not why.strip():
-                raise PlanError(f"{where}: unreachable bin '{b}' has no reason")
+                raise PlanError(f"{where}: unreachable bin '{quote(b)}' has no reason")
     return plan
 
 
@@ -147,20 +149,20 @@ def check(plans, runs, tests):
     blocks = {}
     for path, plan in plans:
         if plan["block"] in blocks:
-            problems.append(f"{path}: block '{plan['block']}' also has {blocks[plan['block']]}")
+            problems.append(f"{path}: block '{quote(plan['block'])}' also has {blocks[plan['block']]}")
         blocks[plan["block"]] = path
         for tp in plan["testpoints"]:
             for entry in tp.get("runs", []):
                 if not any(matches(entry, r) for r in runs):
-                    problems.append(f"{path}: testpoint '{tp['name']}': run '{entry}' "
+                    problems.append(f"{path}: testpoint '{quote(tp['name'])}': run '{quote(entry)}' "
                                     "matches no registered run")
             for entry in tp.get("tests", []) if tests is not None else []:
                 if not any(matches(entry, t) for t in tests):
-                    problems.append(f"{path}: testpoint '{tp['name']}': test '{entry}' "
+                    problems.append(f"{path}: testpoint '{quote(tp['name'])}': test '{quote(entry)}' "
                                     "matches no CTest test")
     for r in runs:
         if not any(matches(e, r) for _, p in plans for tp in p["testpoints"] for e in tp.get("runs", [])):
-            problems.append(f"run '{r}' is in no testplan's testpoint")
+            problems.append(f"run '{quote(r)}' is in no testplan's testpoint")
     return problems
 
 

@@ -46,6 +46,8 @@
 #              with --farm slurm: sbatch's --partition, --time (per run) and further arguments
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=scripts/quote.sh
+. "$root/scripts/quote.sh"
 cd "$root"
 
 usage() { echo "verify: $* (try --help)" >&2; exit 2; }
@@ -67,15 +69,15 @@ while [ $# -gt 0 ]; do
     --no-build) rebuild=0 ;;
     --long) long=1 ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
-    *) usage "unknown argument '$1'" ;;
+    *) usage "unknown argument '$(pinet_quote "$1")'" ;;
   esac
   shift
 done
 if [ -n "$seed" ] && ! [[ "$seed" =~ ^[0-9]+$ ]]; then
-  usage "--seed must be a non-negative integer (got '$seed')"
+  usage "--seed must be a non-negative integer (got '$(pinet_quote "$seed")')"
 fi
 if [ -n "$nseeds" ] && ! [[ "$nseeds" =~ ^[1-9][0-9]{0,3}$ ]]; then
-  usage "--seeds must be an integer in 1..9999 (got '$nseeds')"
+  usage "--seeds must be an integer in 1..9999 (got '$(pinet_quote "$nseeds")')"
 fi
 case "$farm" in
   local) [ -z "$partition$time_limit$sbatch_args" ] ||
@@ -85,29 +87,29 @@ case "$farm" in
          source "$root/scripts/verify_slurm.sh"
          slurm_check
          [ -n "$jobs" ] || jobs=32 ;;
-  *) usage "--farm must be local or slurm (got '$farm')" ;;
+  *) usage "--farm must be local or slurm (got '$(pinet_quote "$farm")')" ;;
 esac
-[[ "$jobs" =~ ^[1-9][0-9]{0,2}$ ]] || usage "-j must be an integer in 1..999 (got '$jobs')"
+[[ "$jobs" =~ ^[1-9][0-9]{0,2}$ ]] || usage "-j must be an integer in 1..999 (got '$(pinet_quote "$jobs")')"
 if [ -n "$junit" ]; then
-  { : >>"$junit"; } 2>/dev/null || usage "--junit '$junit': cannot write"
+  { : >>"$junit"; } 2>/dev/null || usage "--junit '$(pinet_quote "$junit")': cannot write"
 fi
-mkdir -p "$waves" 2>/dev/null || usage "--waves '$waves': cannot create"
+mkdir -p "$waves" 2>/dev/null || usage "--waves '$(pinet_quote "$waves")': cannot create"
 
 # --rtl: the files of DIR that replace ours, and their modules' ports against ours.
 if [ -n "$rtl" ]; then
-  [ -d "$rtl" ] || usage "--rtl '$rtl' is not a directory"
+  [ -d "$rtl" ] || usage "--rtl '$(pinet_quote "$rtl")' is not a directory"
   rtl=$(cd "$rtl" && pwd)
   replaced=()
   while read -r f; do
     [ -f "$rtl/$f" ] && replaced+=("$f")
   done < <(sed -n 's|^rtl/||p' rtl/pinet.f)
-  [ ${#replaced[@]} -gt 0 ] || usage "--rtl '$rtl': no file named as one of rtl/pinet.f's"
+  [ ${#replaced[@]} -gt 0 ] || usage "--rtl '$(pinet_quote "$rtl")': no file named as one of rtl/pinet.f's"
   if ! ports=$(python3 scripts/rtl_ports.py rtl "$rtl" "${replaced[@]}"); then
-    echo "verify: --rtl $rtl/$(head -n 1 <<<"$ports")" >&2
+    echo "verify: --rtl $(pinet_quote "$rtl")/$(head -n 1 <<<"$ports")" >&2
     [ "$(wc -l <<<"$ports")" -gt 1 ] && echo "verify: ($(($(wc -l <<<"$ports") - 1)) more difference(s))" >&2
     exit 3
   fi
-  echo "verify: RTL from $rtl: ${replaced[*]}; the rest from rtl/"
+  echo "verify: RTL from $(pinet_quote "$rtl"): ${replaced[*]}; the rest from rtl/"
 fi
 
 [ $deps -eq 1 ] && { bash scripts/deps.sh || exit 3; }
@@ -144,13 +146,13 @@ configure() {
 }
 
 if [ $rebuild -eq 1 ]; then
-  echo "verify: configuring $build (Release, coverage $cov_flag${rtl:+, RTL from $rtl})"
+  echo "verify: configuring $(pinet_quote "$build") (Release, coverage $cov_flag${rtl:+, RTL from $(pinet_quote "$rtl")})"
   targets=()
   if [ -n "$rtl" ]; then
     # Only the models the selected runs need: the run list first (no model verilated), then them.
     configure none
     mapfile -t targets < <(needed_targets)
-    [ ${#targets[@]} -gt 0 ] || { echo "verify: no cosim runs registered${only:+ matching '$only'}" >&2; exit 1; }
+    [ ${#targets[@]} -gt 0 ] || { echo "verify: no cosim runs registered${only:+ matching '$(pinet_quote "$only")'}" >&2; exit 1; }
     configure "$(IFS=';'; echo "${targets[*]}")"
     targets=(--target "${targets[@]}")
   else
@@ -199,7 +201,7 @@ while IFS='|' read -r name exe args kind; do
   done
 done < "$build/cosim_runs.list"
 njobs=${#job_name[@]}
-[ $njobs -gt 0 ] || { echo "verify: no cosim runs registered${only:+ matching '$only'}" >&2; exit 1; }
+[ $njobs -gt 0 ] || { echo "verify: no cosim runs registered${only:+ matching '$(pinet_quote "$only")'}" >&2; exit 1; }
 
 # The jobs' files (output, exit status, seconds): on Slurm in the waves directory, which the
 # nodes share.
@@ -394,7 +396,7 @@ done
 # JUnit XML (the structure of the common JUnit schema: testsuites > testsuite > testcase, a
 # failure or error element per failing case, system-out with the wave as an attachment).
 if [ -n "$junit" ]; then
-  python3 - "$junit" "$tmp" "$njobs" "${job_name[@]}" -- "${job_wave[@]}" <<'PY' || { echo "verify: cannot write --junit '$junit'" >&2; exit 1; }
+  python3 - "$junit" "$tmp" "$njobs" "${job_name[@]}" -- "${job_wave[@]}" <<'PY' || { echo "verify: cannot write --junit '$(pinet_quote "$junit")'" >&2; exit 1; }
 import os, sys, xml.etree.ElementTree as ET
 path, tmp, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 names = sys.argv[4:4 + n]
