@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
 done
 for tool in yosys yosys-smtbmc yosys-abc z3 python3; do
   command -v "$tool" >/dev/null ||
-    { echo "formal: '$tool' not found (bash scripts/deps.sh installs it)" >&2; exit 3; }
+    { echo "formal: '$tool' not found (bash scripts/deps.sh installs it)" >&2; exit 3; }  # quoting: not user text (a tool of the list)
 done
 [ -d "$rtl" ] || usage "--rtl '$(pinet_quote "$rtl")' is not a directory"
 rtl=$(cd "$rtl" && pwd)

@@ -19,7 +19,7 @@ slurm_check() {
   local b
   for b in sbatch scontrol scancel squeue; do
     command -v "$b" >/dev/null ||
-      usage "--farm slurm: '$b' not found (install slurm-client: bash scripts/deps.sh)"
+      usage "--farm slurm: '$b' not found (install slurm-client: bash scripts/deps.sh)"  # quoting: not user text
   done
 }
 

@@ -16,13 +16,15 @@
 #   /bound        paper, fast and model_fast over the bound
 #   cycles/s      the cosim's speed over the fast run (memory loads, collective, read-back)
 set -eu
+# shellcheck source=scripts/quote.sh
+. "$(dirname "$0")/../../scripts/quote.sh"
 exe=${1:?usage: bench_ps_network.sh <cosim_ps_network> <pinet CLI> [N ...]}
 cli=${2:?usage: bench_ps_network.sh <cosim_ps_network> <pinet CLI> [N ...]}
 shift 2
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(8 16 32 64)
-[ -x "$exe" ] || { echo "bench_ps_network: $exe is not executable" >&2; exit 2; }
-[ -x "$cli" ] || { echo "bench_ps_network: $cli is not executable" >&2; exit 2; }
+[ -x "$exe" ] || { echo "bench_ps_network: $(pinet_quote "$exe") is not executable" >&2; exit 2; }
+[ -x "$cli" ] || { echo "bench_ps_network: $(pinet_quote "$cli") is not executable" >&2; exit 2; }
 ops=(bcast bcast-host scatter integrate allgather gather upload)
 
 # rtl_cycles <N> <op number> <M> <fast 0|1> [speed variable]: one compared cosim run.

@@ -12,10 +12,12 @@
 # nothing here can fail except a run that does not PASS. Needs /usr/bin/time and python3.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/quote.sh
+. "$root/scripts/quote.sh"
 exe=${1:-$root/build/bin/cosim_rta_ring}
 cycles=${2:-200000}
 repeats=${3:-3}
-[ -x "$exe" ] || { echo "bench_rta_ring: $exe is not an executable (build first)" >&2; exit 2; }
+[ -x "$exe" ] || { echo "bench_rta_ring: $(pinet_quote "$exe") is not an executable (build first)" >&2; exit 2; }
 
 # measure <compare 0|1>: "wall cpu" seconds (cpu = user + sys), each the best over the repeats.
 # The overhead is computed on CPU time, which a busy machine disturbs less than wall time.
@@ -27,8 +29,8 @@ measure() {
           --compare "$cmp" --quiet)
     case $out in PASS*) ;; *) echo "bench_rta_ring: run failed: $out" >&2; rm -f "$tfile"; exit 1 ;; esac
     read -r wall user sys < "$tfile"
-    best_wall=$(python3 -c "b='$best_wall'; print(min($wall, float(b)) if b else $wall)")
-    best_cpu=$(python3 -c "b='$best_cpu'; c=$user+$sys; print(min(c, float(b)) if b else c)")
+    best_wall=$(python3 -c "b='$best_wall'; print(min($wall, float(b)) if b else $wall)")  # quoting: not user text (Python code)
+    best_cpu=$(python3 -c "b='$best_cpu'; c=$user+$sys; print(min(c, float(b)) if b else c)")  # quoting: not user text (Python code)
   done
   rm -f "$tfile"
   echo "$best_wall $best_cpu"

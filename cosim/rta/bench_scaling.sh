@@ -21,6 +21,8 @@
 # the run's peak memory; with BENCH_WAVE / BENCH_COSIM the columns described above. Not a test.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=scripts/quote.sh
+. "$root/scripts/quote.sh"
 kind=${1:?usage: bench_scaling.sh ring|torus SIZE... [-- VERILATOR_ARGS...]}
 shift
 sizes=()
@@ -34,7 +36,7 @@ rtl=$(cd "${BENCH_RTL:-$root/rtl}" && pwd)
 case $kind in
   ring)  top=rta_ring;    files=("$rtl/rta_switch.sv" "$rtl/rta_ring.sv") ;;
   torus) top=rta_torus2d; files=("$rtl/rta_switch.sv" "$rtl/rta_ring.sv" "$rtl/rta_torus2d.sv") ;;
-  *) echo "bench_scaling: unknown fabric '$kind' (ring or torus)" >&2; exit 2 ;;
+  *) echo "bench_scaling: unknown fabric '$(pinet_quote "$kind")' (ring or torus)" >&2; exit 2 ;;
 esac
 # With the assertion checkers, as in the cosims (--assert; a failing one stops with $error);
 # BENCH_CHECKERS=0: the RTL model alone.
