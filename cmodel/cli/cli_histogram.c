@@ -42,7 +42,8 @@ static int load_input(const char *path, uint32_t bins, uint32_t **values, size_t
   }
   FILE *f = fopen(path, "rb");
   if (f == NULL) {
-    return pinet_cli_fail(k_ctx, PINET_ERR_IO, "%s: cannot open: %s", PINET_CLI_Q(path), strerror(errno));
+    return pinet_cli_fail(k_ctx, PINET_ERR_IO, "%s: cannot open: %s", PINET_CLI_Q(path),
+                          strerror(errno));
   }
   uint8_t head[8] = {0};
   size_t got = fread(head, 1, sizeof head, f);
@@ -53,7 +54,8 @@ static int load_input(const char *path, uint32_t bins, uint32_t **values, size_t
     pinet_image_diag diag;
     pinet_status st = pinet_image_read_diag(path, &img, &info, &diag);
     if (st == PINET_ERR_UNSUPPORTED) {
-      return pinet_cli_fail(k_ctx, st, "%s: PNG input needs a build with libpng", PINET_CLI_Q(path));
+      return pinet_cli_fail(k_ctx, st, "%s: PNG input needs a build with libpng",
+                            PINET_CLI_Q(path));
     }
     if (st != PINET_OK && diag.fault == PINET_IMAGE_FAULT_ABOVE_MAXVAL) {
       return pinet_cli_fail(k_ctx, st, "%s: pixel (%" PRIu32 ", %" PRIu32 ") = %" PRIu64
@@ -72,7 +74,8 @@ static int load_input(const char *path, uint32_t bins, uint32_t **values, size_t
       }
       int rc = pinet_cli_fail(k_ctx, st, "%s: pixel (%zu, %zu) = %g is not an integer in 0..%u "
                               "(the image's samples go up to %u; use --bins %" PRIu64 " or more)",
-                              PINET_CLI_Q(path), bad % img->width, bad / img->width, (double)img->pixels[bad],
+                              PINET_CLI_Q(path), bad % img->width, bad / img->width,
+                              (double)img->pixels[bad],
                               bins - 1, info.maxval, need);
       pinet_image_free(img);
       return rc;

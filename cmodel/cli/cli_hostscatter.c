@@ -41,7 +41,8 @@ static int parse_param(pinet_cli_opt *opt, double fallback, double *out) {
     return rc;
   }
   if (*out < 0.0) {
-    return pinet_cli_fail(k_ctx, PINET_ERR_RANGE, "--%s must be >= 0 (got %s)", opt->name, PINET_CLI_Q(opt->value));
+    return pinet_cli_fail(k_ctx, PINET_ERR_RANGE, "--%s must be >= 0 (got %s)", opt->name,
+                          PINET_CLI_Q(opt->value));
   }
   return PINET_EXIT_OK;
 }

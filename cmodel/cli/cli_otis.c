@@ -331,7 +331,8 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
   if (rc != PINET_EXIT_OK) return rc;
   FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
   if (f == NULL) {
-    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot open '%s': %s", PINET_CLI_Q(path), strerror(errno));
+    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot open '%s': %s", PINET_CLI_Q(path),
+                          strerror(errno));
   }
   const uint32_t P = q->procs;
   const uint32_t vw = q->op == OP_CONSEC ? q->M : 1;
@@ -373,22 +374,22 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
       s = end;
     }
     if (bad) {
-      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: not a list of decimal integers", PINET_CLI_Q(path),
-                          lineno);
+      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: not a list of decimal integers",
+                          PINET_CLI_Q(path), lineno);
       break;
     }
     if (nt == 0) continue;
     if (count >= P) {
-      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: more than N^2 = %u lines", PINET_CLI_Q(path), lineno,
-                          P);
+      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: more than N^2 = %u lines",
+                          PINET_CLI_Q(path), lineno, P);
       break;
     }
     uint32_t p = count++;
     if (q->op == OP_CONSEC) {
       if (nt != 1 && nt != (int)q->M) {
         rc = pinet_cli_fail(ctx, PINET_ERR_PARSE,
-                            "%s:%zu: consecutive_sum takes 1 or M = %u values per line", PINET_CLI_Q(path),
-                            lineno, q->M);
+                            "%s:%zu: consecutive_sum takes 1 or M = %u values per line",
+                            PINET_CLI_Q(path), lineno, q->M);
         break;
       }
       for (uint32_t j = 0; j < q->M; j++) q->value[(size_t)p * q->M + j] = tok[nt == 1 ? 0 : j];
@@ -396,7 +397,8 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
     }
     aux_kind ak = aux_of(q->op);
     if (nt > 2 || (ak != AUX_NONE && nt != 2)) {
-      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: %s takes %s per line", PINET_CLI_Q(path), lineno,
+      rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: %s takes %s per line", PINET_CLI_Q(path),
+                          lineno,
                           k_op_names[q->op],
                           ak == AUX_FLAG    ? "'value flag' (flag 0 or 1)"
                           : ak == AUX_INDEX ? "'value index' (index -1 for none)"
@@ -406,16 +408,16 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
     q->value[p] = tok[0];
     if (ak == AUX_FLAG) {
       if (tok[1] != 0 && tok[1] != 1) {
-        rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: flag %" PRId64 " is not 0 or 1", PINET_CLI_Q(path),
-                            lineno, tok[1]);
+        rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s:%zu: flag %" PRId64 " is not 0 or 1",
+                            PINET_CLI_Q(path), lineno, tok[1]);
         break;
       }
       q->aux[p] = tok[1];
     } else if (ak == AUX_INDEX) {
       if (tok[1] < -1 || tok[1] >= (int64_t)P) {
         rc = pinet_cli_fail(ctx, PINET_ERR_RANGE,
-                            "%s:%zu: index %" PRId64 " out of range (-1 or 0..N^2-1 = %u)", PINET_CLI_Q(path),
-                            lineno, tok[1], P - 1);
+                            "%s:%zu: index %" PRId64 " out of range (-1 or 0..N^2-1 = %u)",
+                            PINET_CLI_Q(path), lineno, tok[1], P - 1);
         break;
       }
       q->aux[p] = tok[1];
@@ -426,7 +428,8 @@ static int read_input(const char *ctx, const char *path, op_req *q) {
   }
   if (f != stdin) fclose(f);
   if (rc == PINET_EXIT_OK && count != P) {
-    rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s: %u lines, expected N^2 = %u", PINET_CLI_Q(path), count, P);
+    rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s: %u lines, expected N^2 = %u", PINET_CLI_Q(path),
+                        count, P);
   }
   if (rc != PINET_EXIT_OK) {
     req_free(q);

@@ -286,8 +286,10 @@ static int fail_not_finite(const char *ctx, const char *path, const float *v, si
                            uint32_t bins, const char *rule) {
   size_t i = 0;
   while (i < n && isfinite(v[i])) i++;
-  if (i == n) return pinet_cli_fail(ctx, PINET_ERR_RANGE, "'%s' holds a NaN or infinite value", PINET_CLI_Q(path));
-  return pinet_cli_fail(ctx, PINET_ERR_RANGE, "'%s' holds %s at view %zu bin %zu: %s", PINET_CLI_Q(path),
+  if (i == n) return pinet_cli_fail(ctx, PINET_ERR_RANGE, "'%s' holds a NaN or infinite value",
+                                    PINET_CLI_Q(path));
+  return pinet_cli_fail(ctx, PINET_ERR_RANGE, "'%s' holds %s at view %zu bin %zu: %s",
+                        PINET_CLI_Q(path),
                         isnan(v[i]) ? "NaN" : v[i] > 0 ? "+Inf" : "-Inf", i / bins, i % bins, rule);
 }
 
@@ -388,7 +390,8 @@ static int cmd_fbp(int argc, char **argv, const pinet_recon_dist *dist) {
         goto out;
       }
       if (st != PINET_OK) {
-        exit_code = pinet_cli_fail(ctx, st, "cannot read Interfile sinogram '%s'", PINET_CLI_Q(path));
+        exit_code = pinet_cli_fail(ctx, st, "cannot read Interfile sinogram '%s'",
+                                   PINET_CLI_Q(path));
         goto out;
       }
       if (h.dim1 != bins || h.dim2 != views) {
@@ -736,7 +739,8 @@ static int cmd_em(int argc, char **argv, const pinet_recon_dist *dist) {
     for (size_t i = 0; i < nlines; i++) {
       if (line_vals[i] < 0) {
         exit_code = pinet_cli_fail(ctx, PINET_ERR_RANGE, "'%s': negative count %g at view %zu bin %zu",
-                                   PINET_CLI_Q(o[E_SINO].value), (double)line_vals[i], i / bins, i % bins);
+                                   PINET_CLI_Q(o[E_SINO].value), (double)line_vals[i], i / bins,
+                                   i % bins);
         goto out;
       }
     }
@@ -1103,7 +1107,8 @@ static int cmd_model(int argc, char **argv) {
 int pinet_cli_recon_run(int argc, char **argv, const pinet_recon_dist *dist) {
   if (argc >= 2 && strcmp(argv[1], "fbp") == 0) return cmd_fbp(argc, argv, dist);
   if (argc >= 2 && strcmp(argv[1], "em") == 0) return cmd_em(argc, argv, dist);
-  return pinet_cli_usage_error("recon", "unknown command '%s' (fbp or em)", PINET_CLI_Q(argc >= 2 ? argv[1] : ""));
+  return pinet_cli_usage_error("recon", "unknown command '%s' (fbp or em)",
+                               PINET_CLI_Q(argc >= 2 ? argv[1] : ""));
 }
 
 int pinet_cli_recon(int argc, char **argv) {

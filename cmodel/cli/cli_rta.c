@@ -156,8 +156,8 @@ static int parse_pe(const char *ctx, const char *name, const char *text, const p
     p = end + 1;
   }
   if (rc_v[0] >= g->side || rc_v[1] >= g->side) {
-    return pinet_cli_fail(ctx, PINET_ERR_RANGE, "--%s %s: rows and columns are 0..%u", name, PINET_CLI_Q(text),
-                          g->side - 1u);
+    return pinet_cli_fail(ctx, PINET_ERR_RANGE, "--%s %s: rows and columns are 0..%u", name,
+                          PINET_CLI_Q(text), g->side - 1u);
   }
   *pe = (uint32_t)(rc_v[0] * g->side + rc_v[1]);
   return PINET_EXIT_OK;
@@ -491,8 +491,8 @@ static int cmd_reduce(int argc, char **argv) {
   }
   if (count != g.pes) {
     free(vals);
-    fprintf(stderr, "pinet: %s: %s: %zu values, expected %u (one per PE)\n", ctx, PINET_CLI_Q(path), count,
-            g.pes);
+    fprintf(stderr, "pinet: %s: %s: %zu values, expected %u (one per PE)\n", ctx,
+            PINET_CLI_Q(path), count, g.pes);
     return PINET_EXIT_IO;
   }
   pinet_rta_reduce *red = NULL;

@@ -179,11 +179,11 @@ static int read_rows(const char *ctx, const char *path, pinet_shuffle_elem elem,
       if (elem == PINET_SHUFFLE_I32) {
         long long v = strtoll(tok, &stop, 10);
         if (*stop != '\0' || stop == tok) {
-          rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: '%s' is not an integer", PINET_CLI_Q(path),
-                              line, PINET_CLI_Q(tok));
+          rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: '%s' is not an integer",
+                              PINET_CLI_Q(path), line, PINET_CLI_Q(tok));
         } else if (errno == ERANGE || v < INT32_MIN || v > (long long)UINT32_MAX) {
-          rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: %s is outside 32 bits", PINET_CLI_Q(path),
-                              line, PINET_CLI_Q(tok));
+          rc = pinet_cli_fail(ctx, PINET_ERR_PARSE, "%s line %zu: %s is outside 32 bits",
+                              PINET_CLI_Q(path), line, PINET_CLI_Q(tok));
         }
         iv = (uint32_t)(int64_t)v;
         fv = (double)(int32_t)iv;
@@ -659,7 +659,8 @@ int pinet_cli_shuffle_run(int argc, char **argv, pinet_cli_shuffle_exec exec, vo
     if (rc == PINET_EXIT_OK && in.rows != rows) {
       rc = pinet_cli_fail(ctx, PINET_ERR_PARSE,
                           "%s: %s on %" PRIu32 " PEs needs %zu row%s of %zu values, found %zu rows",
-                          PINET_CLI_Q(o->value), k_run_ops[op_index], pes, rows, rows == 1 ? "" : "s", cols,
+                          PINET_CLI_Q(o->value), k_run_ops[op_index], pes, rows,
+                          rows == 1 ? "" : "s", cols,
                           in.rows);
     }
     for (size_t r = 0; rc == PINET_EXIT_OK && r < in.rows; r++) {
@@ -781,7 +782,8 @@ static int cmd_ring(int argc, char **argv) {
     size_t bad_line = 0;
     pinet_status st = pinet_cli_read_i64_file(chk->value, &vals, &len, &bad_line);
     if (st == PINET_ERR_PARSE) {
-      return pinet_cli_fail(ctx, st, "%s line %zu: not an integer", PINET_CLI_Q(chk->value), bad_line);
+      return pinet_cli_fail(ctx, st, "%s line %zu: not an integer", PINET_CLI_Q(chk->value),
+                            bad_line);
     }
     if (st != PINET_OK) {
       return pinet_cli_fail(ctx, st, "cannot read '%s'", PINET_CLI_Q(chk->value));
@@ -962,7 +964,8 @@ static int cmd_draw(int argc, char **argv) {
   FILE *f = fopen(dot_path, "w");
   if (f == NULL) {
     free(ring);
-    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot write '%s': %s", PINET_CLI_Q(dot_path), strerror(errno));
+    return pinet_cli_fail(ctx, PINET_ERR_IO, "cannot write '%s': %s", PINET_CLI_Q(dot_path),
+                          strerror(errno));
   }
   write_dot(f, pes, ring);
   free(ring);

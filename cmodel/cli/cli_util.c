@@ -168,11 +168,13 @@ int pinet_cli_parse_u64(const char *context, const char *name, const char *text,
   char *end = NULL;
   errno = 0;
   if (text[0] == '-' || text[0] == '\0' || isspace((unsigned char)text[0])) {
-    return pinet_cli_usage_error(context, "--%s: '%s' is not a non-negative integer", name, PINET_CLI_Q(text));
+    return pinet_cli_usage_error(context, "--%s: '%s' is not a non-negative integer", name,
+                                 PINET_CLI_Q(text));
   }
   unsigned long long v = strtoull(text, &end, 10);
   if (*end != '\0') {
-    return pinet_cli_usage_error(context, "--%s: '%s' is not a non-negative integer", name, PINET_CLI_Q(text));
+    return pinet_cli_usage_error(context, "--%s: '%s' is not a non-negative integer", name,
+                                 PINET_CLI_Q(text));
   }
   if (errno == ERANGE) {
     return pinet_cli_usage_error(context, "--%s: '%s' is out of range", name, PINET_CLI_Q(text));
@@ -199,7 +201,8 @@ int pinet_cli_parse_double(const char *context, const char *name, const char *te
   errno = 0;
   double v = strtod(text, &end);
   if (text[0] == '\0' || isspace((unsigned char)text[0]) || *end != '\0' || !isfinite(v)) {
-    return pinet_cli_usage_error(context, "--%s: '%s' is not a finite number", name, PINET_CLI_Q(text));
+    return pinet_cli_usage_error(context, "--%s: '%s' is not a finite number", name,
+                                 PINET_CLI_Q(text));
   }
   *out = v;
   return PINET_EXIT_OK;
@@ -218,7 +221,8 @@ int pinet_cli_parse_choice(const char *context, const char *name, const char *te
     strncat(list, i ? "|" : "", sizeof list - strlen(list) - 1);
     strncat(list, choices[i], sizeof list - strlen(list) - 1);
   }
-  return pinet_cli_usage_error(context, "--%s: '%s' is not one of %s", name, PINET_CLI_Q(text), list);
+  return pinet_cli_usage_error(context, "--%s: '%s' is not one of %s", name, PINET_CLI_Q(text),
+                               list);
 }
 
 /* The option `name` if it was given, else NULL. */
@@ -357,7 +361,8 @@ int pinet_cli_memory_limit(const char *context, uint64_t *limit) {
   if (end == NULL || end == env || *end != '\0' || errno != 0 || v == 0 ||
       v > (UINT64_MAX >> shift)) {
     return pinet_cli_usage_error(context, "PINET_MAX_MEMORY='%s' is not a size in bytes "
-                                 "(a positive integer, optionally with K, M, G or T)", PINET_CLI_Q(env));
+                                 "(a positive integer, optionally with K, M, G or T)",
+                                 PINET_CLI_Q(env));
   }
   *limit = (uint64_t)v << shift;
   return PINET_EXIT_OK;
@@ -598,16 +603,16 @@ int pinet_cli_files_parse(pinet_cli_files *fl, const char *context, const char *
    * through its list. */
   struct stat sb;
   if (stat(fl->dir, &sb) != 0) {
-    return pinet_cli_fail(context, PINET_ERR_IO, "--out '%s': cannot write: %s", PINET_CLI_Q(fl->dir),
-                          strerror(errno));
+    return pinet_cli_fail(context, PINET_ERR_IO, "--out '%s': cannot write: %s",
+                          PINET_CLI_Q(fl->dir), strerror(errno));
   }
   if (!S_ISDIR(sb.st_mode)) {
     return pinet_cli_fail(context, PINET_ERR_IO, "--out '%s': cannot write: not a directory",
                           PINET_CLI_Q(fl->dir));
   }
   if (access(fl->dir, W_OK) != 0) {
-    return pinet_cli_fail(context, PINET_ERR_IO, "--out '%s': cannot write: %s", PINET_CLI_Q(fl->dir),
-                          strerror(errno));
+    return pinet_cli_fail(context, PINET_ERR_IO, "--out '%s': cannot write: %s",
+                          PINET_CLI_Q(fl->dir), strerror(errno));
   }
   return rc;
 }
@@ -639,7 +644,8 @@ void pinet_cli_files_end(pinet_cli_files *fl) {
 FILE *pinet_cli_files_open(const char *context, const char *path) {
   FILE *f = fopen(path, "w");
   if (f == NULL) {
-    pinet_cli_fail(context, PINET_ERR_IO, "%s: cannot write: %s", PINET_CLI_Q(path), strerror(errno));
+    pinet_cli_fail(context, PINET_ERR_IO, "%s: cannot write: %s", PINET_CLI_Q(path),
+                   strerror(errno));
   }
   return f;
 }

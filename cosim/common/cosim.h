@@ -380,7 +380,8 @@ class Scoreboard {
   explicit Scoreboard(const Options &opt) : block_(opt.block()), seed_(opt.seed()) {
     const std::string why = window_.on() ? why_unwritable(window_.path()) : "";
     if (!why.empty()) {
-      file_error(block_, "PINET_MISMATCH_JSON '" + quoted(window_.path()) + "': cannot write: " + why);
+      file_error(block_,
+                 "PINET_MISMATCH_JSON '" + quoted(window_.path()) + "': cannot write: " + why);
       window_.off();
     }
   }
@@ -428,7 +429,8 @@ class Scoreboard {
       std::printf("FAIL %s cycle %" PRIu64 " %s DUT 0x%" PRIx64 " expected 0x%" PRIx64 " seed %" PRIu64 "\n",
                   block_.c_str(), fail_cycle_, fail_signal_.c_str(), fail_dut_, fail_expected_, seed_);
       const std::string why = window_.write(block_, seed_);
-      if (!why.empty()) file_error(block_, "PINET_MISMATCH_JSON '" + quoted(window_.path()) + "': " + why);
+      if (!why.empty()) file_error(block_,
+                                   "PINET_MISMATCH_JSON '" + quoted(window_.path()) + "': " + why);
       return PINET_EXIT_FAIL;
     }
     std::printf("PASS %s matched %" PRIu64 " cycles seed %" PRIu64 "\n", block_.c_str(), matched_, seed_);
@@ -436,7 +438,8 @@ class Scoreboard {
       const std::string why = write_output(fcov().path(), [this](const std::string &p) {
         return fcov().write_to(p, block_, seed_);
       });
-      if (!why.empty()) file_error(block_, "PINET_FCOV_FILE '" + quoted(fcov().path()) + "': " + why);
+      if (!why.empty()) file_error(block_,
+                                   "PINET_FCOV_FILE '" + quoted(fcov().path()) + "': " + why);
     }
     return late_file_status();
   }

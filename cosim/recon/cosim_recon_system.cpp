@@ -1107,7 +1107,8 @@ int run_system(const Config &cfg, const Problem &pr, const Options &opt, uint64_
   // found every path writable, so a failure here is late: one line, and exit 4 after a PASS.
   auto report = [&](const char *option, const std::string &path, const std::string &why) {
     if (!why.empty())
-      pinet::cosim::file_error(opt.block(), std::string("--") + option + " '" + pinet::cosim::quoted(path) +
+      pinet::cosim::file_error(opt.block(),
+                               std::string("--") + option + " '" + pinet::cosim::quoted(path) +
                                                 "': cannot write: " + why);
   };
   if (pass && !cfg.out.empty())  // written only after a passing run: nothing half-made
