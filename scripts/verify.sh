@@ -128,6 +128,12 @@ selected() {
   [ -z "$only" ] || [[ "$name" =~ $only ]]
 }
 
+# no_runs: the error of a selection that runs nothing.
+no_runs() {
+  echo "verify: no cosim runs registered${only:+ matching '$(pinet_quote "$only")'}" >&2
+  exit 1
+}
+
 needed_targets() {
   while IFS='|' read -r name exe _ kind; do
     selected "$name" "$kind" || continue
@@ -152,11 +158,16 @@ if [ $rebuild -eq 1 ]; then
     # Only the models the selected runs need: the run list first (no model verilated), then them.
     configure none
     mapfile -t targets < <(needed_targets)
-    [ ${#targets[@]} -gt 0 ] || { echo "verify: no cosim runs registered${only:+ matching '$(pinet_quote "$only")'}" >&2; exit 1; }
+    [ ${#targets[@]} -gt 0 ] || no_runs
     configure "$(IFS=';'; echo "${targets[*]}")"
     targets=(--target "${targets[@]}")
   else
     configure ""
+    # Only the cosims the selected runs execute: the rest of the project (the Verilator
+    # testbenches, the unit tests, the benchmarks) is test.sh's and would double a fresh build.
+    mapfile -t targets < <(needed_targets)
+    [ ${#targets[@]} -gt 0 ] || no_runs
+    targets=(--target "${targets[@]}")
   fi
   echo "verify: building${targets[*]:+ ${targets[*]:1}} (log: $build.build.log; the first build takes several minutes)"
   cmake --build "$build" "${targets[@]}" >"$build.build.log" 2>&1 \
@@ -201,7 +212,7 @@ while IFS='|' read -r name exe args kind; do
   done
 done < "$build/cosim_runs.list"
 njobs=${#job_name[@]}
-[ $njobs -gt 0 ] || { echo "verify: no cosim runs registered${only:+ matching '$(pinet_quote "$only")'}" >&2; exit 1; }
+[ $njobs -gt 0 ] || no_runs
 
 # The jobs' files (output, exit status, seconds): on Slurm in the waves directory, which the
 # nodes share.
