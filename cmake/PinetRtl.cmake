@@ -52,6 +52,31 @@ set(PINET_ASSERT_HEADERS ${PROJECT_SOURCE_DIR}/rtl/assert/pinet_assert.svh)
 set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/rtl/assert/pinet_assert.f)
 
+# The checkers a cosim of a fabric leaves unbound: those of the parts whose properties the top's
+# own checker already states on the same nets. The torus's row_route/col_route are the ring's
+# direct, on_link and segment properties on every row and column; the ring's are every switch's
+# pairs as seen from the PEs; the 2D system's torus checker is bound. Bound per instance, the
+# parts' checkers were most of the fabrics' build and cycle cost (the 64 x 64 torus: 3968 switch
+# and 128 ring checkers, 6.1 GB and 2.6x the model's build, docs/verification.md "Assertions").
+# The parts keep their checkers in their own cosims (rta_switch, rta_ring), in cosim_assert_faults,
+# the Verilator testbenches and the proofs. rta_system1d keeps its ring's: its own checker leaves
+# the ring's direct links to it.
+set(PINET_COSIM_UNBIND_rta_ring rta_switch)
+set(PINET_COSIM_UNBIND_rta_torus2d rta_switch rta_ring)
+set(PINET_COSIM_UNBIND_rta_system1d rta_switch)
+set(PINET_COSIM_UNBIND_rta_system2d rta_switch rta_ring)
+
+# pinet_unbind_verilator_args(<out var> <top>): the -DPINET_UNBIND_<MODULE> defines of the
+# checkers a cosim of <top> leaves unbound (rtl/assert/<module>_bind.sv).
+function(pinet_unbind_verilator_args out top)
+  set(args)
+  foreach(m ${PINET_COSIM_UNBIND_${top}})
+    string(TOUPPER ${m} m)
+    list(APPEND args -DPINET_UNBIND_${m})
+  endforeach()
+  set(${out} ${args} PARENT_SCOPE)
+endfunction()
+
 # pinet_assert_verilator_args(<out var> <dir>): --assert and +incdir+ of rtl/assert, relative to
 # <dir> (the directory Verilator runs in: its output stays the same in every clone).
 function(pinet_assert_verilator_args out dir)

@@ -6,7 +6,11 @@
 #   env: BENCH_DIR (work directory, default /tmp/pinet_bench_scaling), BENCH_SECS (CPU seconds per
 #        run, default 2), BENCH_JOBS (make -j, default 1), BENCH_RTL (the directory of the .sv
 #        files, default rtl/ of this checkout: point it at a copy to compare two versions),
-#        BENCH_CHECKERS=0 (the RTL alone, without the assertion checkers of rtl/assert),
+#        BENCH_CHECKERS=0 (the RTL alone, without the assertion checkers of rtl/assert; 1, the
+#        default: the checkers the fabric's cosim binds; all: every instance's, the parts' too;
+#        both: as 1, plus a column of the PE-cycles/s of the same model built without them),
+#        BENCH_FLAT=1 (the torus with its rings inlined, as before cosim/common/compile_once.vlt;
+#        by default the bench reads that file, as the cosims do),
 #        BENCH_WAVE=1 (also the cost of an FST wave of every cycle: the model rebuilt with
 #        --trace-fst, the writer on the simulation thread, and with --trace-threads 1, the writer
 #        on its own thread; wall-clock slowdown against the model alone), BENCH_COSIM=DIR (a build's
@@ -42,10 +46,24 @@ esac
 # BENCH_CHECKERS=0: the RTL model alone.
 asserts=("$root/rtl/assert/rta_switch_assert.sv" "$root/rtl/assert/rta_switch_bind.sv"
          "$root/rtl/assert/rta_ring_assert.sv" "$root/rtl/assert/rta_ring_bind.sv")
+# The checkers the cosim of the fabric binds (PINET_COSIM_UNBIND in cmake/PinetRtl.cmake): the
+# ring's own and the torus's own, not their parts'. BENCH_CHECKERS=all binds every instance's.
+unbind=()
 case $kind in
-  torus) asserts+=("$root/rtl/assert/rta_torus2d_assert.sv" "$root/rtl/assert/rta_torus2d_bind.sv") ;;
+  ring)  unbind=(-DPINET_UNBIND_RTA_SWITCH) ;;
+  torus) asserts+=("$root/rtl/assert/rta_torus2d_assert.sv" "$root/rtl/assert/rta_torus2d_bind.sv")
+         unbind=(-DPINET_UNBIND_RTA_SWITCH -DPINET_UNBIND_RTA_RING) ;;
 esac
-[ "${BENCH_CHECKERS:-1}" = 1 ] || asserts=()
+case ${BENCH_CHECKERS:-1} in
+  1) ;;
+  all) unbind=() ;;
+  both) ;;
+  0) asserts=() unbind=() ;;
+  *) echo "bench_scaling: BENCH_CHECKERS must be 1, both, all or 0 (got '$(pinet_quote "$BENCH_CHECKERS")')" >&2; exit 2 ;;
+esac
+# The cosims' compile-once configuration (the torus's rings not inlined), unless BENCH_FLAT=1.
+once=("$root/cosim/common/compile_once.vlt")
+[ "${BENCH_FLAT:-0}" = 1 ] && once=()
 # build <dir> <extra verilator args...>: the bench driver of this size, into <dir>/obj/bench.
 build() {
   local d=$1
@@ -53,6 +71,7 @@ build() {
   rm -rf "$d"; mkdir -p "$d"
   (cd "$root" && /usr/bin/time -v -o "$d/build.time" verilator --cc --exe --build -j "$jobs" \
      -O3 --x-assign fast --x-initial fast -Wno-fatal --assert "+incdir+$root/rtl/assert" "$g" \
+     "${unbind[@]}" "${once[@]}" \
      "${vargs[@]}" "$@" --top-module "$top" \
      --Mdir "$d/obj" -CFLAGS "-O2 -std=c++17 -DBENCH_TOP=V$top -DBENCH_HDR='\"V$top.h\"' \
        -DBENCH_PES=$pes -DBENCH_TORUS=$([ "$kind" = torus ] && echo 1 || echo 0) \
@@ -76,6 +95,7 @@ first=""
 cols="%-6s %6s %6s %8s %8s %11s %12s %6s %7s"
 hdr=(fabric size PEs build_s bld_MB cycles/s PE-cycles/s rel run_MB)
 if [ "${BENCH_WAVE:-0}" = 1 ]; then cols+=" %9s %9s"; hdr+=(fst_x fst_thr_x); fi
+if [ "${BENCH_CHECKERS:-1}" = both ]; then cols+=" %13s %7s"; hdr+=(PE-cyc/s_bare rel_bare); fi
 if [ -n "${BENCH_COSIM:-}" ]; then cols+=" %12s %12s"; hdr+=(cosim_drive cosim_compare); fi
 # shellcheck disable=SC2059
 printf "$cols\n" "${hdr[@]}"
@@ -94,6 +114,16 @@ for s in "${sizes[@]}"; do
   [ -n "$first" ] || first=$pcps
   rel=$(awk -v a="$pcps" -v b="$first" 'BEGIN {printf "%.3f", a / b}')
   row=("$kind" "$s" "$pes" "$(printf %.1f "$wall")" "$peak" "$(printf %.4g "$cps")" "$(printf %.4g "$pcps")" "$rel" "${out##* }")
+  if [ "${BENCH_CHECKERS:-1}" = both ]; then
+    # The same model without any checker: its PE-cycles/s and their ratio to the first size's.
+    saved=("${asserts[@]}")
+    asserts=()
+    build "$dir.bare"
+    asserts=("${saved[@]}")
+    bare=$(field "$(run "$dir.bare")" PE-cycles/s)
+    [ -n "${first_bare:-}" ] || first_bare=$bare
+    row+=("$(printf %.4g "$bare")" "$(awk -v a="$bare" -v b="$first_bare" 'BEGIN {printf "%.3f", a / b}')")
+  fi
   if [ "${BENCH_WAVE:-0}" = 1 ]; then
     # Slowdown on wall-clock time: the model alone, then with the FST writer inline and on its
     # own thread (the same driver, rebuilt with BENCH_WAVE).
