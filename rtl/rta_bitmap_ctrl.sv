@@ -62,7 +62,7 @@ module rta_bitmap_ctrl #(
   localparam int NumRings     = (Dim == 1) ? 1 : 2 * Side;
   // Above the verified range (the checks at the end) the generate loops run empty, so that
   // elaboration stops at once on the range error instead of unrolling thousands of instances.
-  localparam bit TooLarge     = (Dim == 1 && Side > 4096) || (Dim == 2 && Side > 64);
+  localparam bit TooLarge     = (Dim == 1 && Side > 4096) || (Dim == 2 && Side > 128);
   localparam int LoopNodes    = TooLarge ? 0 : NumNodes;
   localparam int LoopRingBits = TooLarge ? 0 : RingSwitches;
 
@@ -97,7 +97,8 @@ module rta_bitmap_ctrl #(
   function automatic logic [NumSwitches-1:0] srta_pattern(int l);
     int q;
     int lvl;
-    srta_pattern = '0;
+    // Every bit is written in the loop (no '0 first: above 8k bits Verilator calls a fill a
+    // suspicious replication, WIDTHCONCAT).
     for (int b = 0; b < NumSwitches; b++) begin
       q   = (b % RingSwitches) + 1;
       lvl = 2;
@@ -107,7 +108,7 @@ module rta_bitmap_ctrl #(
           q   = q / 2;
         end
       end
-      if (lvl <= l) srta_pattern[b] = 1'b1;
+      srta_pattern[b] = (lvl <= l);
     end
   endfunction
 
@@ -480,13 +481,13 @@ module rta_bitmap_ctrl #(
 `endif
       "rta_bitmap_ctrl: Side (Dim 1) outside its verified range: a power of two in [4, 4096]");
   end
-  if (Dim == 2 && (Side < 4 || Side > 64 || (Side & (Side - 1)) != 0)) begin : g_bad_side_2d
+  if (Dim == 2 && (Side < 4 || Side > 128 || (Side & (Side - 1)) != 0)) begin : g_bad_side_2d
 `ifdef __ICARUS__
     initial $fatal(1,
 `else
     $error(
 `endif
-      "rta_bitmap_ctrl: Side (Dim 2) outside its verified range: a power of two in [4, 64]");
+      "rta_bitmap_ctrl: Side (Dim 2) outside its verified range: a power of two in [4, 128]");
   end
 
   ////////////////

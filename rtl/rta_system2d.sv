@@ -79,13 +79,13 @@ module rta_system2d #(
   // The parameter ranges a registered run or proof covers at both ends (docs/verification.md,
   // "Parameter ranges": widening one means adding its run); the controller and the fabric
   // check theirs too. Icarus 11 has no elaboration-time $error: there the checks run at time 0.
-  if (Side < 4 || Side > 64 || (Side & (Side - 1)) != 0) begin : g_bad_side
+  if (Side < 4 || Side > 128 || (Side & (Side - 1)) != 0) begin : g_bad_side
 `ifdef __ICARUS__
     initial $fatal(1,
 `else
     $error(
 `endif
-      "rta_system2d: Side outside its verified range: a power of two in [4, 64]");
+      "rta_system2d: Side outside its verified range: a power of two in [4, 128]");
   end
   if (Width < 16 || Width > 32) begin : g_bad_width
 `ifdef __ICARUS__

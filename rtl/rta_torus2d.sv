@@ -35,19 +35,21 @@ module rta_torus2d #(
   localparam int RowWords     = Side * Width;
   // Above the verified range (the checks at the end) the generate loops run empty, so that
   // elaboration stops at once on the range error instead of unrolling thousands of instances.
-  localparam bit TooLarge     = Side > 64;
+  localparam bit TooLarge     = Side > 128;
 
-  // The rings' words pass through unpacked arrays of per-ring vectors, and the flat ports are
-  // gathered and scattered word by word in loops (see "Ports" below): a simulator that compiles
-  // the block (Verilator) then copies each word once per evaluation instead of rebuilding the
-  // Side*Side*Width-bit ports from Side*Side pieces (the cost per PE stays flat as Side grows).
+  // The flat ports are gathered and scattered word by word in loops (see "Ports" below, and the
+  // columns' gather in g_col): a simulator that compiles the block (Verilator) then copies each
+  // word once per evaluation instead of rebuilding the Side*Side*Width-bit ports from Side*Side
+  // pieces (the cost per PE stays flat as Side grows). Each ring reads and writes vectors of its
+  // own generate block: bound to an element of an array of rings' vectors, a ring port made the
+  // compiled model copy the whole element for every word read (at Side 128, where the loops are
+  // no longer unrolled, a cost growing as Side^3).
   logic [RowWords-1:0] row_l_out [Side];
   logic [RowWords-1:0] row_r_out [Side];
   // Column c's words, row r at word r.
-  logic [RowWords-1:0] col_u_in  [Side];
-  logic [RowWords-1:0] col_d_in  [Side];
   logic [RowWords-1:0] col_u_out [Side];
   logic [RowWords-1:0] col_d_out [Side];
+  logic [RowWords-1:0] col_u_word, col_d_word;  // the column being scattered
 
   //////////////////////
   // Horizontal rings //
@@ -55,6 +57,7 @@ module rta_torus2d #(
 
   // Row r's PEs are consecutive in the scalar numbering: its words are one contiguous slice.
   for (genvar r = 0; r < (TooLarge ? 0 : Side); r++) begin : g_row
+    logic [RowWords-1:0] l_out, r_out;
     rta_ring #(
       .N    (Side),
       .Width(Width)
@@ -62,9 +65,11 @@ module rta_torus2d #(
       .bitmap_i(bitmap_i[r*RingSwitches +: RingSwitches]),
       .l_i     (l_i[r*RowWords +: RowWords]),
       .r_i     (r_i[r*RowWords +: RowWords]),
-      .l_o     (row_l_out[r]),
-      .r_o     (row_r_out[r])
+      .l_o     (l_out),
+      .r_o     (r_out)
     );
+    assign row_l_out[r] = l_out;
+    assign row_r_out[r] = r_out;
   end
 
   ////////////////////
@@ -72,41 +77,45 @@ module rta_torus2d #(
   ////////////////////
 
   for (genvar c = 0; c < (TooLarge ? 0 : Side); c++) begin : g_col
+    logic [RowWords-1:0] u_in, d_in, u_out, d_out;
+    // The column's input words, row r at word r (one assignment per word; c is a constant).
+    always_comb begin
+      for (int r = 0; r < Side; r++) begin
+        u_in[r*Width +: Width] = u_i[(r*Side+c)*Width +: Width];
+        d_in[r*Width +: Width] = d_i[(r*Side+c)*Width +: Width];
+      end
+    end
     rta_ring #(
       .N    (Side),
       .Width(Width)
     ) u_ring (
       .bitmap_i(bitmap_i[(Side+c)*RingSwitches +: RingSwitches]),
-      .l_i     (col_u_in[c]),
-      .r_i     (col_d_in[c]),
-      .l_o     (col_u_out[c]),
-      .r_o     (col_d_out[c])
+      .l_i     (u_in),
+      .r_i     (d_in),
+      .l_o     (u_out),
+      .r_o     (d_out)
     );
+    assign col_u_out[c] = u_out;
+    assign col_d_out[c] = d_out;
   end
 
   ///////////
   // Ports //
   ///////////
 
-  // Gather the columns' input words (one assignment per word).
-  always_comb begin
-    for (int r = 0; r < Side; r++) begin
-      for (int c = 0; c < Side; c++) begin
-        col_u_in[c][r*Width +: Width] = u_i[(r*Side+c)*Width +: Width];
-        col_d_in[c][r*Width +: Width] = d_i[(r*Side+c)*Width +: Width];
-      end
-    end
-  end
-
   // Scatter every output word (one assignment per row vector or word, no Side*Side-piece
-  // concatenation). A separate block from the gather: the rings sit between the two.
+  // concatenation), column by column: one copy of each column's vector, not one per word.
   always_comb begin
     for (int r = 0; r < Side; r++) begin
       l_o[r*RowWords +: RowWords] = row_l_out[r];
       r_o[r*RowWords +: RowWords] = row_r_out[r];
-      for (int c = 0; c < Side; c++) begin
-        u_o[(r*Side+c)*Width +: Width] = col_u_out[c][r*Width +: Width];
-        d_o[(r*Side+c)*Width +: Width] = col_d_out[c][r*Width +: Width];
+    end
+    for (int c = 0; c < Side; c++) begin
+      col_u_word = col_u_out[c];
+      col_d_word = col_d_out[c];
+      for (int r = 0; r < Side; r++) begin
+        u_o[(r*Side+c)*Width +: Width] = col_u_word[r*Width +: Width];
+        d_o[(r*Side+c)*Width +: Width] = col_d_word[r*Width +: Width];
       end
     end
   end
@@ -118,13 +127,13 @@ module rta_torus2d #(
   // The parameter ranges a registered run or proof covers at both ends (docs/verification.md,
   // "Parameter ranges": widening one means adding its run). Icarus 11 has no elaboration-time
   // $error: there the checks run at time 0.
-  if (Side < 4 || Side > 64 || (Side & (Side - 1)) != 0) begin : g_bad_side
+  if (Side < 4 || Side > 128 || (Side & (Side - 1)) != 0) begin : g_bad_side
 `ifdef __ICARUS__
     initial $fatal(1,
 `else
     $error(
 `endif
-      "rta_torus2d: Side outside its verified range: a power of two in [4, 64]");
+      "rta_torus2d: Side outside its verified range: a power of two in [4, 128]");
   end
   if (Width < 1 || Width > 32) begin : g_bad_width
 `ifdef __ICARUS__

@@ -6,10 +6,12 @@
 # SURVIVED (a hole in the stimulus or the checks) unless the table marks it EQUIVALENT with the
 # reason; one that does not build is STILLBORN (the compiler caught it, not the tests).
 #
-#   bash scripts/mutate.sh [--only REGEX] [--list] [--build DIR] [--work DIR]
+#   bash scripts/mutate.sh [--only REGEX] [--list] [--long] [--build DIR] [--work DIR]
 #
 # --only REGEX  the mutants whose "<id> <file>" matches
 # --list        print the table and exit
+# --long        also the mutants whose runs are long runs (the papers' sizes, PINET_LONG_TESTS):
+#               faults that only those sizes can see; without it they are listed as skipped
 # --build DIR   the build directory (default build-mutate; configured with the ps_network
 #               cosim at N = 2, 4, 8 only, which builds several times faster, and with Verilator
 #               warnings not fatal: a mutant that leaves a signal unused must still build)
@@ -24,7 +26,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 usage() { echo "mutate: $* (try --help)" >&2; exit 2; }
-only="" list=0 build=build-mutate work=""
+only="" list=0 long=0 build=build-mutate work=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --only|--build|--work)
@@ -32,6 +34,7 @@ while [ $# -gt 0 ]; do
       case "$1" in --only) only=$2 ;; --build) build=$2 ;; --work) work=$2 ;; esac
       shift ;;
     --list) list=1 ;;
+    --long) long=1 ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) usage "unknown argument '$(pinet_quote "$1")'" ;;
   esac
@@ -44,6 +47,9 @@ ring_runs='^rta_ring_n(4|8|16)$'
 torus_runs='^rta_torus2d_s(4|8)$'
 ctrl_runs='^rta_bitmap_ctrl_d(1_s8|1_s64|2_s4|2_s8|2_s16)$'
 sys_runs='^rta_system(1d_n8|2d_s4)$'
+# Long runs (--long): the papers' largest sizes, for faults in what only they use.
+torus128_runs='^rta_torus2d_s128$'
+ctrl128_runs='^rta_bitmap_ctrl_d2_s128$'
 ps_runs='^(ps_network_n(2|4|8)(_fast)?|ps_system)$'
 
 # id @ file @ sed expression @ runs @ EQUIVALENT: reason (empty: not equivalent); fields split
@@ -60,7 +66,12 @@ mutants=(
   "ring_t2_index@rta_ring.sv@s/.t2_i(l_i\[(2\*p+2)\*Width +: Width\]),/.t2_i(l_i[(2*p+1)*Width +: Width]),/@$ring_runs@"
   "torus_col_u@rta_torus2d.sv@s/= u_i\[(r\*Side+c)\*Width +: Width\];/= d_i[(r*Side+c)*Width +: Width];/@$torus_runs@"
   "torus_row_bits@rta_torus2d.sv@s/.bitmap_i(bitmap_i\[r\*RingSwitches +: RingSwitches\]),/.bitmap_i(bitmap_i[(Side-1-r)*RingSwitches +: RingSwitches]),/@$torus_runs@"
-  "torus_out_row@rta_torus2d.sv@s/= col_d_out\[c\]\[r\*Width +: Width\];/= col_d_out[c][(Side-1-r)*Width +: Width];/@$torus_runs@"
+  # Side 128 only: rows 64..127 of a column read the input word of row r - 64 (r & 63 = r below).
+  "torus_row64@rta_torus2d.sv@s/u_in\[r\*Width +: Width\] = u_i\[(r\*Side+c)\*Width +: Width\];/u_in[r*Width +: Width] = u_i[((r \& 63)*Side+c)*Width +: Width];/@$torus128_runs@"
+  "torus_out_row@rta_torus2d.sv@s/= col_d_word\[r\*Width +: Width\];/= col_d_word[(Side-1-r)*Width +: Width];/@$torus_runs@"
+  # 2D Side 128 only: a class's block row and column keep 4 bits in the quadtree index, enough
+  # for the blocks of depth <= 4 (Side <= 64), not for the 32 x 32 blocks of depth 5.
+  "ctrl_quad_4bits@rta_bitmap_ctrl.sv@0,/for (int j = 0; j < 15; j++) begin/s//for (int j = 0; j < 4; j++) begin/@$ctrl128_runs@"
   "ctrl_reset_bitmap@rta_bitmap_ctrl.sv@s/bitmap_q <= '1;/bitmap_q <= '0;/@$ctrl_runs@"
   "ctrl_reset_mode@rta_bitmap_ctrl.sv@s/mode_q   <= rta_pkg::ModeSrta;/mode_q   <= rta_pkg::ModeRta;/@$ctrl_runs@"
   "ctrl_quad_bit1@rta_bitmap_ctrl.sv@s/(((brow >> j) \& 1) << (2 \* j + 1)) | (((bcol >> j) \& 1) << (2 \* j))/(((brow >> j) \& 1) << (2 * j + (j > 0 ? 0 : 1))) | (((bcol >> j) \& 1) << (2 * j + (j > 0 ? 1 : 0)))/@$ctrl_runs@"
@@ -135,14 +146,17 @@ cp -p rtl/*.sv "$work/rtl/"
 configure() {
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPINET_MPI=OFF \
     -DPINET_PS_COSIM_SIZES="2;4;8" -DPINET_VERILATOR_WARNINGS_FATAL=OFF -DPINET_RTL_DIR="$work/rtl" \
+    -DPINET_LONG_TESTS="$([ $long -eq 1 ] && echo ON || echo OFF)" \
     -DPINET_COSIM_TARGETS="$1" >"$work/configure.log" 2>&1 ||
     { tail -n 20 "$work/configure.log" >&2; echo "mutate: configure failed" >&2; exit 3; }
 }
 
-# targets_for REGEX: the cosim executables of the default runs whose name matches.
+# targets_for REGEX: the cosim executables of the default runs (and with --long the long ones)
+# whose name matches.
 targets_for() {
   while IFS='|' read -r name exe _ kind; do
-    [[ -z "$name" || "$name" == \#* || "$kind" = long ]] && continue
+    [[ -z "$name" || "$name" == \#* || "$kind" = soak ]] && continue
+    [ "$kind" = long ] && [ $long -eq 0 ] && continue
     [[ "$name" =~ $1 ]] && basename "$exe"
   done <"$build/cosim_runs.list" | sort -u
 }
@@ -154,6 +168,7 @@ all_targets=() selected=0
 for row in "${mutants[@]}"; do
   IFS='@' read -r id file expr runs equiv <<<"$row"
   if [ -n "$only" ] && ! [[ "$id $file" =~ $only ]]; then continue; fi
+  [ -z "$(targets_for "$runs")" ] && continue  # long runs only, without --long
   selected=$((selected + 1))
   mapfile -t -O ${#all_targets[@]} all_targets < <(targets_for "$runs")
 done
@@ -161,11 +176,18 @@ done
 [ ${#all_targets[@]} -gt 0 ] || { echo "mutate: the selected mutants' runs match no cosim run (fix the table)" >&2; exit 3; }
 configure "$(printf '%s\n' "${all_targets[@]}" | sort -u | paste -sd';')"
 
+long_flag=""
+[ $long -eq 1 ] && long_flag=--long
 killed=0 survived=0 equivalent=0 stillborn=0 ran=0
 survivors=()
 for row in "${mutants[@]}"; do
   IFS='@' read -r id file expr runs equiv <<<"$row"
   if [ -n "$only" ] && ! [[ "$id $file" =~ $only ]]; then continue; fi
+  mapfile -t targets < <(targets_for "$runs")
+  if [ ${#targets[@]} -eq 0 ]; then
+    printf '%-18s %-18s SKIPPED (its runs are long runs: --long)\n' "$id" "$file"
+    continue
+  fi
   ran=$((ran + 1))
   sed "$expr" "rtl/$file" >"$work/rtl/$file"
   if cmp -s "rtl/$file" "$work/rtl/$file"; then
@@ -175,11 +197,10 @@ for row in "${mutants[@]}"; do
   mkdir -p "$work/$id"
   cp "$work/rtl/$file" "$work/$id/"
   start=$EPOCHREALTIME rc=0
-  mapfile -t targets < <(targets_for "$runs")
   if ! cmake --build "$build" --target "${targets[@]}" >"$work/$id/build.log" 2>&1; then
     rc=3
   else
-    bash scripts/verify.sh --no-deps --no-build --build "$build" --rtl "$work/rtl" \
+    bash scripts/verify.sh --no-deps --no-build --build "$build" --rtl "$work/rtl" $long_flag \
       --only "$runs" --waves "$work/$id/waves" >"$work/$id/verify.log" 2>&1 || rc=$?
   fi
   cp "rtl/$file" "$work/rtl/$file"

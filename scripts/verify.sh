@@ -15,9 +15,10 @@
 #                          [--sbatch-args ARGS]
 #
 # --long       also the long runs: the 128 x 128 reconstructions through the RTL, the papers'
-#              sizes (built with PINET_LONG_TESTS: the bitmap controller at 1D Side 4096 and 2D
-#              Side 64, ps_network at 128 and 256 PEs) and the soak runs (>= 1e8 compared cycles
-#              per block family, without waves), with a progress line a minute
+#              sizes (built with PINET_LONG_TESTS: the 4096-PE ring and 1D system, the torus at
+#              Side 64 and 128, the bitmap controller at 1D Side 4096 and 2D Side 128, the 2D
+#              system at Side 128, ps_network at 128 and 256 PEs) and the soak runs (>= 1e8
+#              compared cycles per block family, without waves), with a progress line a minute
 # --coverage   build the cosims with Verilator line+toggle coverage (separate build dir), print
 #              coverage per run and per RTL module (every one must reach 95 % line and toggle;
 #              code marked coverage_off is listed with its reason) and write annotated sources

@@ -165,7 +165,8 @@ def main():
             pe_ports(s, pe, ("l", "r"), [n * WORD for n in ns])
         s.write(os.path.join(waves, name + ".gtkw"))
 
-    for name, sides in (("rta_torus2d", (4, 8, 16, 32)), ("rta_torus2d_s64", (64,))):
+    for name, sides in (("rta_torus2d", (4, 8, 16, 32)), ("rta_torus2d_s64", (64,)),
+                        ("rta_torus2d_s128", (128,))):
         s = Save("rta_torus2d", "waves/%s.fst" % ("rta_torus2d_s4" if len(sides) > 1 else name),
                  "rtl/rta_torus2d.sv, side %s: the bitmap, row 0 and column 0 switches, PEs "
                  "(0,0)..(0,3)." % ", ".join(map(str, sides)))
@@ -179,7 +180,7 @@ def main():
 
     # bitmap widths: 1D Side s has s/2 - 1 switches, 2D s (s - 2)
     for name, widths in (("rta_bitmap_ctrl", (3, 31, 127, 8, 48, 224, 960)),
-                         ("rta_bitmap_ctrl_d1_s4096", (2047,)), ("rta_bitmap_ctrl_d2_s64", (3968,))):
+                         ("rta_bitmap_ctrl_d1_s4096", (2047,)), ("rta_bitmap_ctrl_d2_s128", (16128,))):
         s = Save("rta_bitmap_ctrl", "waves/%s.fst" % ("rta_bitmap_ctrl_d1_s8" if len(widths) > 1 else name),
                  "rtl/rta_bitmap_ctrl.sv: command, bitmap, mode, error (names via filters).")
         ctrl_ports(s, widths, {"top.rta_bitmap_ctrl": widths})
