@@ -57,19 +57,22 @@ static void test_quote_every_byte(void **state) {
  * decoded characters), an embedded NUL. */
 static void test_quote_examples(void **state) {
   (void)state;
+  static const struct {
+    const char *text;
+    const char *want;
+  } cases[] = {
+      {"6\x1b[31m4", "6\\x1b[31m4"},
+      {"8\x1b[2J", "8\\x1b[2J"},
+      {"it's a\\b", "it\\'s a\\\\b"},
+      {"\x80", "\\x80"},
+      {"\xc0\xaf", "\\xc0\\xaf"},
+      {"\xc3\xa9t\xc3\xa9", "\\xc3\\xa9t\\xc3\\xa9"},
+  };
   char buf[PINET_QUOTE_SIZE];
-  assert_int_equal(pinet_quote("6\x1b[31m4", buf, sizeof buf), PINET_OK);
-  assert_string_equal(buf, "6\\x1b[31m4");
-  assert_int_equal(pinet_quote("8\x1b[2J", buf, sizeof buf), PINET_OK);
-  assert_string_equal(buf, "8\\x1b[2J");
-  assert_int_equal(pinet_quote("it's a\\b", buf, sizeof buf), PINET_OK);
-  assert_string_equal(buf, "it\\'s a\\\\b");
-  assert_int_equal(pinet_quote("\x80", buf, sizeof buf), PINET_OK);
-  assert_string_equal(buf, "\\x80");
-  assert_int_equal(pinet_quote("\xc0\xaf", buf, sizeof buf), PINET_OK);
-  assert_string_equal(buf, "\\xc0\\xaf");
-  assert_int_equal(pinet_quote("\xc3\xa9t\xc3\xa9", buf, sizeof buf), PINET_OK);
-  assert_string_equal(buf, "\\xc3\\xa9t\\xc3\\xa9");
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    assert_int_equal(pinet_quote(cases[i].text, buf, sizeof buf), PINET_OK);
+    assert_string_equal(buf, cases[i].want);
+  }
   assert_string_equal(quoted("a\0b", 3, buf), "a\\x00b");
   assert_string_equal(quoted("\t\n\r\x7f", 4, buf), "\\t\\n\\r\\x7f");
 }
