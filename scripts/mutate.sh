@@ -168,9 +168,10 @@ all_targets=() selected=0
 for row in "${mutants[@]}"; do
   IFS='@' read -r id file expr runs equiv <<<"$row"
   if [ -n "$only" ] && ! [[ "$id $file" =~ $only ]]; then continue; fi
-  [ -z "$(targets_for "$runs")" ] && continue  # long runs only, without --long
+  mapfile -t found < <(targets_for "$runs")
+  [ ${#found[@]} -gt 0 ] || continue  # long runs only, without --long
   selected=$((selected + 1))
-  mapfile -t -O ${#all_targets[@]} all_targets < <(targets_for "$runs")
+  all_targets+=("${found[@]}")
 done
 [ $selected -gt 0 ] || usage "no mutant matches '$(pinet_quote "$only")'"
 [ ${#all_targets[@]} -gt 0 ] || { echo "mutate: the selected mutants' runs match no cosim run (fix the table)" >&2; exit 3; }
