@@ -59,48 +59,33 @@ module rta_bitmap_ctrl #(
   localparam int RingSwitches = Side / 2 - 1;                  // M
   localparam int NumNodes     = (Dim == 1) ? RingSwitches : ((1 << (2 * (Levels - 1))) - 1) / 3;
   localparam int AncSteps     = Levels - 1;                    // tree depths: 0 .. L-2
-  localparam int NumRings     = (Dim == 1) ? 1 : 2 * Side;
-  // Above the verified range (the checks at the end) the generate loops run empty, so that
-  // elaboration stops at once on the range error instead of unrolling thousands of instances.
-  localparam bit TooLarge     = (Dim == 1 && Side > 4096) || (Dim == 2 && Side > 128);
-  localparam int LoopNodes    = TooLarge ? 0 : NumNodes;
-  localparam int LoopRingBits = TooLarge ? 0 : RingSwitches;
-
   localparam logic [ArgW-1:0] ArgLevels  = ArgW'(Levels);
   localparam logic [ArgW-1:0] ArgNodes   = ArgW'(NumNodes);
   localparam logic [ArgW-1:0] ArgMaxMode = ArgW'(2);
 
-  ////////////////////////////////////////
-  // Geometry (constant functions only) //
-  ////////////////////////////////////////
+  //////////////
+  // Geometry //
+  //////////////
 
-  // (Icarus 11 refuses a constant function that calls another one inside a loop, and yosys 0.23
-  // has no `return`: each function below is self-contained and assigns its name.)
+  // Bit b = r*M + p is position p of ring r (1D: r = 0; 2D: rows 0 .. Side-1, then columns).
+  // The logic below loops over rings and positions and computes each bit's switching level and
+  // ARTA node on the way: per-bit generate blocks made Verilator assemble every NumSwitches-bit
+  // vector as a chain of one-bit concatenations (at 2D Side 128, 16128 bits: 80 MB of C++ and
+  // 6.4 GB of Verilator memory for one controller, issue 38), and constant tables of one entry
+  // per bit took Verilator minutes to evaluate.
+  localparam int NodeW    = $clog2(NumNodes + 1);  // node numbers 1 .. NumNodes
+  localparam int NumRings = (Dim == 1) ? 1 : 2 * Side;
+
+  // The switching level (2 .. L) of each ring position p, tz(p+1) + 2, at [p*LevelW +: LevelW]
+  // (a constant function: called for a localparam at elaboration only; Icarus 11 refuses a
+  // constant function that calls another one inside a loop, and yosys 0.23 has no `return`).
+  localparam int LevelW = $clog2(Levels + 1);
   /* verilator coverage_off */ // constant functions: called for localparams at elaboration only
-
-  // Switching level (2 .. L) of bitmap bit b: tz(p+1) + 2, p = the bit's ring position.
-  function automatic int bit_level(int b);
+  function automatic logic [RingSwitches*LevelW-1:0] pos_levels();
     int q;
     int lvl;
-    q   = (b % RingSwitches) + 1;
-    lvl = 2;
-    for (int i = 0; i < 31; i++) begin
-      if (q % 2 == 0) begin
-        lvl = lvl + 1;
-        q   = q / 2;
-      end
-    end
-    bit_level = lvl;
-  endfunction
-
-  // The SRTA pattern of level l: every switch of level <= l ON (bit_level inlined, see above).
-  function automatic logic [NumSwitches-1:0] srta_pattern(int l);
-    int q;
-    int lvl;
-    // Every bit is written in the loop (no '0 first: above 8k bits Verilator calls a fill a
-    // suspicious replication, WIDTHCONCAT).
-    for (int b = 0; b < NumSwitches; b++) begin
-      q   = (b % RingSwitches) + 1;
+    for (int p = 0; p < RingSwitches; p++) begin
+      q   = p + 1;
       lvl = 2;
       for (int i = 0; i < 31; i++) begin
         if (q % 2 == 0) begin
@@ -108,43 +93,38 @@ module rta_bitmap_ctrl #(
           q   = q / 2;
         end
       end
-      srta_pattern[b] = (lvl <= l);
+      pos_levels[p*LevelW +: LevelW] = LevelW'(lvl);
     end
   endfunction
+  localparam logic [RingSwitches*LevelW-1:0] PosLevels = pos_levels();
 
-  // The ARTA node (1 .. NumNodes) that bitmap bit b belongs to.
-  function automatic int node_of_bit(int b);
-    int pos;
-    int ring;
-    int q;
-    int lvl;
+  // A ring's SRTA pattern of level l: the positions of level <= l ON.
+  function automatic logic [RingSwitches-1:0] ring_pattern(int l);
+    for (int p = 0; p < RingSwitches; p++) begin
+      ring_pattern[p] = (32'(PosLevels[p*LevelW +: LevelW]) <= l);
+    end
+  endfunction
+  /* verilator coverage_on */
+
+  // The ARTA node (1 .. NumNodes) of position p of ring r, whose level is lvl.
+  function automatic logic [NodeW-1:0] node_at(int r, int p, int lvl);
     int depth;
     int brow;
     int bcol;
     int idx;
-    pos  = b % RingSwitches;
-    ring = b / RingSwitches;
-    q    = pos + 1;
-    lvl  = 2;
-    for (int i = 0; i < 31; i++) begin
-      if (q % 2 == 0) begin
-        lvl = lvl + 1;
-        q   = q / 2;
-      end
-    end
     depth = Levels - lvl;
     if (Dim == 1) begin
       // In-order position p of depth d: p + 1 = (2k + 1) * 2^(lvl-2), heap number 2^d + k.
-      node_of_bit = (1 << depth) + ((pos + 1) >> (lvl - 1));
+      node_at = NodeW'((1 << depth) + ((p + 1) >> (lvl - 1)));
     end else begin
       // The switch sits on the middle boundary (PE 2p+2) of a block of 2^lvl PEs along its ring;
       // the block's place across the ring comes from the ring's own row / column.
-      if (ring < Side) begin
-        brow = ring >> lvl;
-        bcol = (2 * pos + 2) >> lvl;
+      if (r < Side) begin
+        brow = r >> lvl;
+        bcol = (2 * p + 2) >> lvl;
       end else begin
-        brow = (2 * pos + 2) >> lvl;
-        bcol = (ring - Side) >> lvl;
+        brow = (2 * p + 2) >> lvl;
+        bcol = (r - Side) >> lvl;
       end
       // Quadtree heap: depth d starts at (4^d - 1)/3 + 1; the index interleaves the block row
       // (higher bit of each pair) and column.
@@ -152,76 +132,17 @@ module rta_bitmap_ctrl #(
       for (int j = 0; j < 15; j++) begin
         idx = idx | (((brow >> j) & 1) << (2 * j + 1)) | (((bcol >> j) & 1) << (2 * j));
       end
-      node_of_bit = ((1 << (2 * depth)) - 1) / 3 + 1 + idx;
+      node_at = NodeW'(((1 << (2 * depth)) - 1) / 3 + 1 + idx);
     end
   endfunction
 
-  // Depth of node n (root 0): 1D floor(log2 n); 2D the d with (4^d-1)/3 + 1 <= n.
-  function automatic int node_depth(int n);
-    int depth;
-    depth = 0;
-    for (int d = 1; d < 31; d++) begin
-      if (Dim == 1 && (n >> d) != 0) depth = d;
-      if (Dim == 2 && d < 15 && ((1 << (2 * d)) - 1) / 3 + 1 <= n) depth = d;
-    end
-    node_depth = depth;
+  // Is position p (level lvl) of ring r its node's representative? 1D: every bit is a node of
+  // its own. 2D: the horizontal switch of the block's first row on its middle column boundary,
+  // i.e. a row ring whose number is a multiple of the block size 2^lvl.
+  function automatic logic is_rep(int r, int lvl);
+    if (Dim == 1) is_rep = 1'b1;
+    else is_rep = (r < Side) && ((r & ((1 << lvl) - 1)) == 0);
   endfunction
-
-  // One bitmap bit that belongs to node n (the inverse of node_of_bit in 1D).
-  function automatic int node_rep_bit(int n);
-    int depth;
-    int idx;
-    int lvl;
-    int brow;
-    int bcol;
-    depth = node_depth(n);
-    lvl   = Levels - depth;
-    if (Dim == 1) begin
-      // Heap number 2^d + k sits at in-order position (2k + 1) * 2^(lvl-2) - 1.
-      node_rep_bit = (2 * (n - (1 << depth)) + 1) * (1 << (lvl - 2)) - 1;
-    end else begin
-      idx  = n - (((1 << (2 * depth)) - 1) / 3 + 1);
-      brow = 0;
-      bcol = 0;
-      for (int j = 0; j < 15; j++) begin
-        brow = brow | (((idx >> (2 * j + 1)) & 1) << j);
-        bcol = bcol | (((idx >> (2 * j)) & 1) << j);
-      end
-      // The horizontal switch of the block's first row on its middle column boundary.
-      node_rep_bit = (brow << lvl) * RingSwitches + ((bcol << lvl) + (1 << (lvl - 1))) / 2 - 1;
-    end
-  endfunction
-
-  // The ancestor k steps above node n (0 above the root). Parent: 1D j/2, 2D (j+2)/4.
-  function automatic int node_ancestor(int n, int k);
-    int a;
-    a = n;
-    for (int i = 0; i < k; i++) begin
-      a = (Dim == 1) ? (a >> 1) : ((a + 2) >> 2);
-    end
-    node_ancestor = a;
-  endfunction
-
-  // First / last descendant k levels below node n: children of j are 2j, 2j+1 (1D) and
-  // 4j-2 .. 4j+1 (2D), so each level of a subtree is a contiguous range of heap numbers.
-  function automatic int desc_first(int n, int k);
-    int a;
-    a = n;
-    for (int i = 0; i < k; i++) begin
-      a = (Dim == 1) ? (2 * a) : (4 * a - 2);
-    end
-    desc_first = a;
-  endfunction
-
-  function automatic int desc_last(int n, int k);
-    int a;
-    a = n;
-    for (int i = 0; i < k; i++) begin
-      a = (Dim == 1) ? (2 * a + 1) : (4 * a + 1);
-    end
-    desc_last = a;
-  endfunction
-  /* verilator coverage_on */
 
   ///////////
   // State //
@@ -253,52 +174,128 @@ module rta_bitmap_ctrl #(
   assign check_bitmap = (cmd_op_i == rta_pkg::CmdWriteRaw) ? cmd_bitmap_i : bitmap_q;
   assign check_mode   = (cmd_op_i == rta_pkg::CmdSetMode) ? cmd_arg_i[1:0] : mode_q;
 
-  for (genvar n = 1; n <= LoopNodes; n++) begin : g_node_check
-    localparam int Rep = node_rep_bit(n);
-    assign node_on[n-1] = check_bitmap[Rep];
-  end
+  // The vectors below are functions of whole vectors, each a loop over rings and positions
+  // (or nodes) that computes a bit's level and node on the way. (As functions, not always_comb
+  // blocks that build a vector bit by bit: Icarus 11 wakes such a block again on its own partial
+  // writes and, once an X reaches it, never leaves the time step.)
 
-  if (NumInner == 0) begin : g_no_inner
-    // Side = 4: one node, no children. (In 1D nothing else reads node_on then.)
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic unused_node_on;
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign unused_node_on = ^node_on;
-    assign closure_bad    = 1'b0;
-  end
-  for (genvar n = 1; n <= (TooLarge ? 0 : NumInner); n++) begin : g_closure
-    if (Dim == 1) begin : g_children
-      assign closure_bad[n-1] = node_on[n-1] & ~(node_on[2*n-1] & node_on[2*n]);
-    end else begin : g_children
-      assign closure_bad[n-1] = node_on[n-1] & ~(node_on[4*n-3] & node_on[4*n-2] &
-                                                 node_on[4*n-1] & node_on[4*n]);
-    end
-  end
-
-  // 2D: every bit must equal its class's representative. (In 1D a node is a single bit, its own
-  // representative: nothing to check.) Per-bit loops run over rings, then positions: Verilator
-  // limits one generate loop to about a thousand iterations by default, and 2D bitmaps are
-  // larger from Side = 64 on.
-  if (Dim == 2) begin : g_uniform
-    logic [NumSwitches-1:0] class_on;  // bit b: the state of its class (node)
-    for (genvar r = 0; r < NumRings; r++) begin : g_ring_check
-      for (genvar p = 0; p < LoopRingBits; p++) begin : g_bit
-        localparam int B    = r * RingSwitches + p;
-        localparam int Node = node_of_bit(B);
-        assign class_on[B] = node_on[Node-1];
+  // The representatives' bits of `bits`: node n's at n-1.
+  function automatic logic [NumNodes-1:0] rep_bits(logic [NumSwitches-1:0] bits);
+    int lvl;
+    rep_bits = '0;
+    for (int r = 0; r < NumRings; r++) begin
+      for (int p = 0; p < RingSwitches; p++) begin
+        lvl = 32'(PosLevels[p*LevelW +: LevelW]);
+        if (is_rep(r, lvl)) rep_bits[node_at(r, p, lvl) - NodeW'(1)] = bits[r * RingSwitches + p];
       end
     end
+  endfunction
+
+  // Per bit, the state of its node in `nodes`.
+  function automatic logic [NumSwitches-1:0] spread(logic [NumNodes-1:0] nodes);
+    int lvl;
+    for (int r = 0; r < NumRings; r++) begin
+      for (int p = 0; p < RingSwitches; p++) begin
+        lvl = 32'(PosLevels[p*LevelW +: LevelW]);
+        spread[r * RingSwitches + p] = nodes[node_at(r, p, lvl) - NodeW'(1)];
+      end
+    end
+  endfunction
+
+  // The inner nodes that are ON with a child OFF.
+  function automatic logic [InnerW-1:0] closure_of(logic [NumNodes-1:0] on);
+    closure_of = '0;
+    for (int n = 1; n <= NumInner; n++) begin
+      if (Dim == 1) closure_of[n-1] = on[n-1] & ~(on[2*n-1] & on[2*n]);
+      else closure_of[n-1] = on[n-1] & ~(on[4*n-3] & on[4*n-2] & on[4*n-1] & on[4*n]);
+    end
+  endfunction
+
+  assign node_on = rep_bits(check_bitmap);
+
+  // SRTA: the pattern of level l is the same on every ring (its switches of level <= l ON).
+  for (genvar l = 1; l <= Levels; l++) begin : g_srta
+    localparam logic [RingSwitches-1:0] RingPattern = ring_pattern(l);
+    assign srta_hit[l-1] = (check_bitmap == {NumRings{RingPattern}});
+  end
+  assign srta_ok = |srta_hit;
+
+  if (NumInner == 0) begin : g_no_inner
+    // Side = 4: one node, no children.
+    assign closure_bad = 1'b0;
+  end else begin : g_closure
+    assign closure_bad = closure_of(node_on);
+  end
+
+  //////////////////
+  // ARTA targets //
+  //////////////////
+
+  // Cleared: the argument and its ancestors (parent: 1D j/2, 2D (j+2)/4), at most L-1 nodes.
+  // Set: the argument's subtree, whose nodes k levels below it are the contiguous heap range
+  // [lo, hi] (children of j: 2j, 2j+1 in 1D, 4j-2 .. 4j+1 in 2D). An argument outside
+  // 1 .. NumNodes is refused before either is used.
+  localparam logic [NumNodes-1:0] NodesOnes = {NumNodes{1'b1}};
+  localparam logic [NumNodes-1:0] NodesOne  = NumNodes'(1);
+
+  function automatic logic [NumNodes-1:0] ancestors(logic [ArgW-1:0] arg);
+    int a;
+    ancestors = '0;
+    a = 32'(arg);
+    for (int k = 0; k < AncSteps; k++) begin
+      // (A shift, not ancestors[a-1] = 1: yosys 0.23 loses such a write once `a` changes
+      // later in the loop.)
+      if (a >= 1 && a <= NumNodes) ancestors = ancestors | (NodesOne << (a - 1));
+      a = (Dim == 1) ? (a >> 1) : ((a + 2) >> 2);
+    end
+  endfunction
+
+  function automatic logic [NumNodes-1:0] subtree(logic [ArgW-1:0] arg);
+    int lo;
+    int hi;
+    subtree = '0;
+    lo = 32'(arg);
+    hi = 32'(arg);
+    for (int k = 0; k < AncSteps; k++) begin
+      if (lo >= 1 && lo <= NumNodes) begin
+        if (hi > NumNodes) hi = NumNodes;
+        subtree = subtree | ((NodesOnes << (lo - 1)) & (NodesOnes >> (NumNodes - hi)));
+      end
+      lo = (Dim == 1) ? 2 * lo : 4 * lo - 2;
+      hi = (Dim == 1) ? 2 * hi + 1 : 4 * hi + 1;
+    end
+  endfunction
+
+  // SET_LEVEL's pattern: the switches of level <= arg ON.
+  function automatic logic [NumSwitches-1:0] level_pattern(logic [ArgW-1:0] arg);
+    for (int r = 0; r < NumRings; r++) begin
+      for (int p = 0; p < RingSwitches; p++) begin
+        level_pattern[r * RingSwitches + p] = (arg >= ArgW'(PosLevels[p*LevelW +: LevelW]));
+      end
+    end
+  endfunction
+
+  // Per bit: its class's state (the 2D uniformity check), its node cleared / set by the ARTA
+  // edits, and whether SET_LEVEL with the argument turns it ON.
+  logic [NumSwitches-1:0] class_on, clear_bits, set_bits, level_bits;
+
+  assign class_on   = spread(node_on);
+  assign clear_bits = spread(ancestors(cmd_arg_i));
+  assign set_bits   = spread(subtree(cmd_arg_i));
+  assign level_bits = level_pattern(cmd_arg_i);
+
+  // 2D: every bit must equal its class's representative. (In 1D a node is a single bit, its own
+  // representative: nothing to check.)
+  if (Dim == 2) begin : g_uniform
     assign uniform_bad = |(check_bitmap ^ class_on);
   end else begin : g_no_uniform
     assign uniform_bad = 1'b0;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_class_on;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign unused_class_on = ^class_on;
   end
 
-  for (genvar l = 1; l <= (TooLarge ? 0 : Levels); l++) begin : g_srta
-    localparam logic [NumSwitches-1:0] Pattern = srta_pattern(l);
-    assign srta_hit[l-1] = (check_bitmap == Pattern);
-  end
-
-  assign srta_ok = |srta_hit;
   assign arta_ok = ~|closure_bad & ~uniform_bad;
 
   always_comb begin
@@ -309,33 +306,6 @@ module rta_bitmap_ctrl #(
       rta_pkg::ModeRta:  check_legal = 1'b1;
       default:           check_legal = 1'b0;
     endcase
-  end
-
-  //////////////////
-  // ARTA targets //
-  //////////////////
-
-  logic [NumNodes-1:0] node_clear;  // node is the argument or one of its ancestors
-  logic [NumNodes-1:0] node_set;    // node is the argument or one of its descendants
-
-  // Node n is cleared when the argument lies in its subtree: the descendants k levels below n
-  // are the contiguous heap range [DescLo, DescHi]. Node n is set when the argument is n or one
-  // of its ancestors. Both compare cmd_arg_i with constants only.
-  for (genvar n = 1; n <= LoopNodes; n++) begin : g_node_edit
-    localparam int Depth = node_depth(n);
-    logic [AncSteps-Depth-1:0] clear_hit;
-    logic [Depth:0]            set_hit;
-    for (genvar k = 0; k < AncSteps - Depth; k++) begin : g_below
-      localparam logic [ArgW-1:0] DescLo = ArgW'(desc_first(n, k));
-      localparam logic [ArgW-1:0] DescHi = ArgW'(desc_last(n, k));
-      assign clear_hit[k] = (cmd_arg_i >= DescLo) && (cmd_arg_i <= DescHi);
-    end
-    for (genvar k = 0; k <= Depth; k++) begin : g_above
-      localparam logic [ArgW-1:0] Ancestor = ArgW'(node_ancestor(n, k));
-      assign set_hit[k] = (cmd_arg_i == Ancestor);
-    end
-    assign node_clear[n-1] = |clear_hit;
-    assign node_set[n-1]   = |set_hit;
   end
 
   /////////////////////
@@ -420,21 +390,14 @@ module rta_bitmap_ctrl #(
   // Bitmap datapath //
   /////////////////////
 
-  // Per switch: SET_LEVEL loads (arg >= the switch's level), ARTA_OFF clears it when its node is
-  // cleared, ARTA_ON sets it when its node is set, WRITE_RAW loads the raw bit.
-  for (genvar r = 0; r < NumRings; r++) begin : g_ring_next
-    for (genvar p = 0; p < LoopRingBits; p++) begin : g_bit
-      localparam int              B     = r * RingSwitches + p;
-      localparam int              Node  = node_of_bit(B);
-      localparam logic [ArgW-1:0] Level = ArgW'(bit_level(B));
-      assign bitmap_d[B] =
-          (bitmap_sel == BitmapLevel)   ? (cmd_arg_i >= Level) :
-          (bitmap_sel == BitmapArtaOff) ? (bitmap_q[B] & ~node_clear[Node-1]) :
-          (bitmap_sel == BitmapArtaOn)  ? (bitmap_q[B] | node_set[Node-1]) :
-          (bitmap_sel == BitmapRaw)     ? cmd_bitmap_i[B] :
-                                          bitmap_q[B];
-    end
-  end
+  // SET_LEVEL loads the level's SRTA pattern, ARTA_OFF clears the switches of the cleared
+  // nodes, ARTA_ON sets those of the set nodes, WRITE_RAW loads the raw bitmap.
+  assign bitmap_d =
+      (bitmap_sel == BitmapLevel)   ? level_bits :
+      (bitmap_sel == BitmapArtaOff) ? bitmap_q & ~clear_bits :
+      (bitmap_sel == BitmapArtaOn)  ? bitmap_q | set_bits :
+      (bitmap_sel == BitmapRaw)     ? cmd_bitmap_i :
+                                      bitmap_q;
 
   ///////////////
   // Registers //

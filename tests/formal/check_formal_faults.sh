@@ -68,7 +68,7 @@ fault ctrl_cover_error_held rta_bitmap_ctrl.sv 's/err_d      = err_q;/err_d     
 fault ctrl_arta rta_bitmap_ctrl.sv 's/rta_pkg::ModeArta: check_legal = arta_ok;/rta_pkg::ModeArta: check_legal = 1'"'"'b1;/' \
   "rta_bitmap_ctrl legal\\(Dim=[12],Side=8\\)" rta_bitmap_ctrl
 # rta_bitmap_ctrl: ARTA_ON turns the class's ancestors ON instead of its descendants (2D)
-fault ctrl_arta_on rta_bitmap_ctrl.sv 's/(bitmap_q\[B\] | node_set\[Node-1\])/(bitmap_q[B] | node_clear[Node-1])/' \
+fault ctrl_arta_on rta_bitmap_ctrl.sv 's/? bitmap_q | set_bits :/? bitmap_q | clear_bits :/' \
   "rta_bitmap_ctrl accept\\(Dim=2,Side=8\\)" rta_bitmap_ctrl
 # rta_bitmap_ctrl: ARTA edits taken in SRTA mode (no WRONG_MODE)
 fault ctrl_wrong_mode rta_bitmap_ctrl.sv 's/if (mode_q == rta_pkg::ModeSrta) begin/if (1'"'"'b0) begin/' \
