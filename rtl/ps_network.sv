@@ -177,7 +177,7 @@ module ps_network #(
 
   localparam logic [2*N-1:0] RingStraps = ring_straps();
   localparam bit NOk        = N >= 2 && N <= 256 && (N & (N - 1)) == 0;
-  localparam bit MemWordsOk = MemWords >= N && MemWords <= 32768;
+  localparam bit MemWordsOk = MemWords >= N && MemWords <= 524288;
   localparam bit WidthOk    = Width >= 2 && Width <= 32;
   localparam bit ParamsOk   = NOk && MemWordsOk && WidthOk;
 
@@ -291,7 +291,7 @@ module ps_network #(
 `else
     $error(
 `endif
-      "ps_network: MemWords outside its verified range: [N, 32768]");
+      "ps_network: MemWords outside its verified range: [N, 524288]");
   end
   if (!WidthOk) begin : g_bad_width
 `ifdef __ICARUS__

@@ -1236,13 +1236,13 @@ module ps_router #(
 `endif
       "ps_router: N outside its verified range: a power of two in [2, 256]");
   end
-  if (MemWords < N || MemWords > 32768) begin : g_bad_memwords
+  if (MemWords < N || MemWords > 524288) begin : g_bad_memwords
 `ifdef __ICARUS__
     initial $fatal(1,
 `else
     $error(
 `endif
-      "ps_router: MemWords outside its verified range: [N, 32768]");
+      "ps_router: MemWords outside its verified range: [N, 524288]");
   end
   if (Width < 2 || Width > 32) begin : g_bad_width
 `ifdef __ICARUS__

@@ -11,7 +11,10 @@
 #   - bad input exits with one "cosim recon_system" line: 3 for a request the system cannot run
 #     (N not a power of two or not built, views < N, an image too large for the routers'
 #     memories), 2 for a bad option (an unknown --algo, --iters without em); docs/exit_codes.md.
-# usage: check_recon_system.sh <cosim_recon_system> <pinet>
+#   With --corners (a build with PINET_LONG_TESTS): only the PET paper's corners, 32 PEs, FBP
+#   512 x 512 with 512 views and EM 256 x 256 with 256 views and 10 iterations, byte-identical to
+#   `pinet recon ... --pes 32 --fixed` and their JSON checked as above.
+# usage: check_recon_system.sh <cosim_recon_system> <pinet> [--corners]
 cosim=$1 pinet=$2
 # shellcheck source=../common/fault_injection.sh
 . "$(dirname "$0")/../common/fault_injection.sh"
@@ -38,14 +41,10 @@ same_image() {
   fi
 }
 
-# ---- the image equals the C model's, byte for byte ---------------------------------------------
-for n in 2 4 8 16; do
-  for ext in f32 hv png; do
-    views=32
-    [ "$n" -eq 16 ] && views=48  # views not a multiple of N: the last PE has fewer
-    same_image fbp "$n" "$ext" 32 "$views"
-  done
-  python3 - "$tmp/rtl.json" "$tmp/cli.json" "$n" <<'PY' || fail "N=$n: JSON"
+# fbp_json N: the FBP run's JSON (in $tmp, from same_image) against the contract and pinet's.
+fbp_json() {
+  local n=$1
+  python3 - "$tmp/rtl.json" "$tmp/cli.json" "$n" <<'PY' || fail "FBP N=$n: JSON"
 import json, sys
 j, c, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
 keys = ["algo", "pes", "size", "views", "iters", "cycles_total", "cycles_compute", "phases",
@@ -66,20 +65,18 @@ for name in ("integrate", "allgather"):
     cyc = [p for p in j["phases"] if p["name"] == name][0]["cycles"]
     assert cyc == logn + (m - m // n) + 2, (name, cyc, logn + m - m // n + 2)
 PY
-done
+}
 
-# ---- EM: the image equals the C model's, byte for byte ------------------------------------------
-for n in 2 4 8 16; do
-  for ext in f32 hv png; do
-    same_image em "$n" "$ext" 32 32 --iters 3
-  done
-  python3 - "$tmp/rtl.json" "$tmp/cli.json" "$n" <<'PY' || fail "EM N=$n: JSON"
+# em_json N ITERS: the EM run's JSON (in $tmp, from same_image) against the contract and pinet's.
+em_json() {
+  local n=$1 iters=$2
+  python3 - "$tmp/rtl.json" "$tmp/cli.json" "$n" "$iters" <<'PY' || fail "EM N=$n: JSON"
 import json, sys
-j, c, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+j, c, n, iters = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3]), int(sys.argv[4])
 keys = ["algo", "pes", "size", "views", "iters", "cycles_total", "cycles_compute", "phases",
         "efficiency_measured", "efficiency_model", "rmse"]
 assert all(k in j for k in keys), [k for k in keys if k not in j]
-assert j["pes"] == n and j["algo"] == "em" and j["iters"] == 3 and j["result"] == "PASS"
+assert j["pes"] == n and j["algo"] == "em" and j["iters"] == iters and j["result"] == "PASS"
 assert j["image_equals_parallel"] and j["image_equals_sequential"]
 assert j["tubes"] == c["tubes"] and j["boxes"] == c["boxes"], (j["tubes"], c["tubes"])
 names = [p["name"] for p in j["phases"]]
@@ -102,6 +99,34 @@ assert cyc["integrate_image"] == logn + 2 * (bpad - bpad // n) + 2, cyc["integra
 # the ring exchange: 2 words per PE (one each way) per iteration, on 2N channels
 assert words["ring_exchange"] == k * 2 * n, words["ring_exchange"]
 PY
+}
+
+# ---- --corners: the PET paper's largest runs (Table 2: 32 PEs), built with PINET_LONG_TESTS --
+if [ "${3:-}" = --corners ]; then
+  same_image fbp 32 f32 512 512
+  fbp_json 32
+  same_image em 32 f32 256 256 --iters 10
+  em_json 32 10
+  finish
+  exit
+fi
+
+# ---- the image equals the C model's, byte for byte ---------------------------------------------
+for n in 2 4 8 16; do
+  for ext in f32 hv png; do
+    views=32
+    [ "$n" -eq 16 ] && views=48  # views not a multiple of N: the last PE has fewer
+    same_image fbp "$n" "$ext" 32 "$views"
+  done
+  fbp_json "$n"
+done
+
+# ---- EM: the image equals the C model's, byte for byte ------------------------------------------
+for n in 2 4 8 16; do
+  for ext in f32 hv png; do
+    same_image em "$n" "$ext" 32 32 --iters 3
+  done
+  em_json "$n" 3
 done
 
 # ---- a flipped word in a router's memory -------------------------------------------------------
@@ -127,7 +152,7 @@ expect_fault recon_system_busy recon_system busy_o 12340000 '[0-9]+' "$cosim" --
 
 # ---- bad input ----------------------------------------------------------------------------------
 expect_invalid "--pes 3" "$cosim" --algo fbp --pes 3
-expect_invalid "--pes 32 (not built)" "$cosim" --algo fbp --pes 32
+expect_invalid "--pes 64 (not built)" "$cosim" --algo fbp --pes 64
 expect_invalid "--views 4 < N" "$cosim" --algo fbp --pes 8 --views 4
 expect_invalid "--size 256 (memory)" "$cosim" --algo fbp --pes 8 --size 256 --views 256
 expect_usage "--algo nope" "$cosim" --algo nope

@@ -1,6 +1,6 @@
 // cosim_recon_system.cpp - parallel PET reconstruction through the RTL: the SystemC system
 // co-simulation of paper 000's parallel FBP and EM (SPEC 6) in which every data exchange is
-// executed by the Verilated rtl/ps_network (N = 2, 4, 8, 16; wrapped by recon_system_top.sv,
+// executed by the Verilated rtl/ps_network (N = 2, 4, 8, 16; 32 in long builds; wrapped by recon_system_top.sv,
 // which adds the phase and the EM iteration for the waveform), compared every cycle with the C
 // model, ending in an image checked bit for bit against the C model's parallel run and its
 // sequential fixed-point run (docs/system.md).
@@ -38,10 +38,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "Vrecon_system_n16.h"
-#include "Vrecon_system_n2.h"
-#include "Vrecon_system_n4.h"
-#include "Vrecon_system_n8.h"
+#include "recon_models.h"  // RECON_MODELS(X): X(N, Vname, MemWords) per model of this build
 #include "pinet/image.h"
 #include "pinet/recon.h"
 #include "pinet/recon_geom.h"
@@ -58,7 +55,12 @@ namespace pc = pinet::cosim::ps;
 using pinet::cosim::Options;
 using pinet::cosim::Scoreboard;
 
-constexpr uint32_t kMemWords = RS_MEMWORDS;  // words per router memory, every N
+// Words per router memory of the model for N PEs (0: no such model in this build).
+constexpr uint32_t mem_words_of(uint32_t n) {
+#define RS_MEM_WORDS(n_pes, vname, words) (n == (n_pes)) ? (uint32_t)(words) :
+  return RECON_MODELS(RS_MEM_WORDS) 0u;
+#undef RS_MEM_WORDS
+}
 constexpr uint32_t kEmDefaultIters = 10;     // as `pinet recon em`
 
 // The phases, as phase_i shows them (waves/filters/recon_phase.txt: same numbers and names).
@@ -177,7 +179,7 @@ Refusal refuse(int code, const std::string &msg) { return Refusal{code, msg}; }
 std::string too_large(const Config &cfg, uint64_t need) {
   return "--size " + std::to_string(cfg.size) + " with --views " + std::to_string(cfg.views) +
          " needs " + std::to_string(need) + " words per router memory, MemWords is " +
-         std::to_string(kMemWords);
+         std::to_string(mem_words_of(cfg.pes));
 }
 
 // The phantom and its reconstruction disk (both algorithms).
@@ -212,7 +214,7 @@ Refusal prepare_fbp(const Config &cfg, Problem *pr) {
   pr->base_filter = pr->scatter_words;
   const uint64_t need = std::max<uint64_t>((uint64_t)pr->scatter_words + pr->filter_words,
                                            pr->image_words);
-  if (need > kMemWords) return refuse(PINET_EXIT_INPUT, too_large(cfg, need));
+  if (need > mem_words_of(n)) return refuse(PINET_EXIT_INPUT, too_large(cfg, need));
   // The phantom's exact sinogram, as `pinet recon fbp --phantom shepp-logan` makes it.
   const pinet_ellipse *ell = nullptr;
   size_t nell = 0;
@@ -263,7 +265,7 @@ Refusal prepare_em(const Config &cfg, Problem *pr) {
   // factors and the final image (doubles, two words each), the ring's 4 words.
   const uint64_t need = std::max<uint64_t>(
       {pr->counts_words, 2ull * pr->tpad, 2ull * pr->bpad, 4ull});
-  if (need > kMemWords) return refuse(PINET_EXIT_INPUT, too_large(cfg, need));
+  if (need > mem_words_of(n)) return refuse(PINET_EXIT_INPUT, too_large(cfg, need));
   pr->seg.resize(n);
   if (pinet_em_segments(pr->m, n, PINET_EM_PARTITION_MODIFIED, pr->seg.data()) != PINET_OK)
     return refuse(PINET_EXIT_INPUT, "--pes " + std::to_string(n) +
@@ -383,6 +385,7 @@ struct PeState {
 template <uint32_t N, class Dut>
 struct ReconSystem : sc_module {
   static constexpr unsigned kCh = 4 * N + 2;
+  static constexpr uint32_t kMemWords = mem_words_of(N);
   // wires
   sc_clock clk{"clk", 10, SC_NS, 0.5, 0, SC_NS, true};
   sc_signal<bool> rst_n{"rst_n"}, start{"start"}, busy{"busy"}, done{"done"};
@@ -1056,6 +1059,7 @@ pinet_status write_png(const std::string &path, const Problem &pr, const std::ve
 
 template <uint32_t N, class Dut>
 int run_system(const Config &cfg, const Problem &pr, const Options &opt, uint64_t fault) {
+  constexpr uint32_t kMemWords = mem_words_of(N);
   Scoreboard sb(opt);
   ReconSystem<N, Dut> sys("system", cfg, pr, sb, fault);
   sc_start(SC_ZERO_TIME);
@@ -1189,7 +1193,7 @@ int sc_main(int argc, char **argv) {
   Options opt("recon_system", 100000000);
   opt.no_wave_window();
   opt.add_string("algo", "", "fbp or em");
-  opt.add_int("pes", 8, "PEs (routers): 2, 4, 8 or 16");
+  opt.add_int("pes", 8, "PEs (routers): " RECON_MODELS_TEXT);
   opt.add_int("size", 32, "image side S (the sinogram has S bins)");
   opt.add_int("views", 32, "views V (at least N)");
   opt.add_int("iters", 0, "EM iterations (0: 10, as pinet recon em)");
@@ -1217,8 +1221,8 @@ int sc_main(int argc, char **argv) {
   if (cfg.algo.empty()) return opt.reject("--algo fbp|em is required"), opt.exit_code();
   if (cfg.algo != "fbp" && cfg.algo != "em")
     return opt.reject("--algo '" + pinet::cosim::quoted(cfg.algo) + "': expected fbp or em"), opt.exit_code();
-  if (pes != 2 && pes != 4 && pes != 8 && pes != 16)
-    return opt.invalid("--pes " + std::to_string(pes) + ": the system is built for N = 2, 4, 8, 16"),
+  if (pes > 0xffffffffu || mem_words_of((uint32_t)pes) == 0)
+    return opt.invalid("--pes " + std::to_string(pes) + ": the system is built for N = " RECON_MODELS_TEXT),
            opt.exit_code();
   if (size < 4 || size > 1024)
     return opt.invalid("--size " + std::to_string(size) + ": expected 4 .. 1024"), opt.exit_code();
@@ -1250,10 +1254,9 @@ int sc_main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
   pinet::cosim::apply_power_up(Verilated::defaultContextp(), opt);
   if (!opt.wave().empty()) Verilated::traceEverOn(true);
-  switch (cfg.pes) {
-    case 2: return run_system<2, Vrecon_system_n2>(cfg, pr, opt, fault);
-    case 4: return run_system<4, Vrecon_system_n4>(cfg, pr, opt, fault);
-    case 8: return run_system<8, Vrecon_system_n8>(cfg, pr, opt, fault);
-    default: return run_system<16, Vrecon_system_n16>(cfg, pr, opt, fault);
-  }
+#define RS_RUN(n_pes, vname, words) \
+  if (cfg.pes == (n_pes)) return run_system<(n_pes), vname>(cfg, pr, opt, fault);
+  RECON_MODELS(RS_RUN)
+#undef RS_RUN
+  return opt.internal("no model for --pes " + std::to_string(cfg.pes)), opt.exit_code();
 }

@@ -4,12 +4,13 @@
 usage: python3 cosim/recon/gen_gtkw.py [repository root]   (default: two levels up)
 
 Writes
-  waves/recon_system_n<N>.gtkw   N = 2, 4, 8, 16 (scope system.dut.recon_system_top): the phase of the
+  waves/recon_system_n<N>.gtkw   N = 2, 4, 8, 16, 32 (scope system.dut.recon_system_top): the phase of the
                                  reconstruction by name and the EM iteration on top, then the network's command and
                                  status, host link, local ports and every router's links (the
                                  layout of cosim/ps/gen_gtkw.py; routers 0..3 open)
   waves/recon_system.gtkw        the same for the default N = 8 (the FBP run's dump)
   waves/recon_system_em.gtkw     the same for the EM run's dump
+  waves/recon_system_fbp_512.gtkw, recon_system_em_256.gtkw: the same for the N = 32 long runs
   waves/filters/recon_phase.txt  phase_i: the phase's name (cosim_recon_system.cpp, enum Phase)
 Each opens on the reconstruction's first phase (VIEWS below), not on the idle start.
 """
@@ -21,8 +22,10 @@ import gen_gtkw as ps  # noqa: E402  (the perfect-shuffle save-file writer)
 
 PHASES = ["idle", "scatter", "bcast_host", "load", "compute", "store", "integrate", "allgather",
           "upload", "ring_exchange", "integrate_image"]
-MEM_WORDS = 32768  # cosim/recon/CMakeLists.txt, RS_MEMWORDS
-SIZES = (2, 4, 8, 16)
+# N: MemWords, as cosim/recon/CMakeLists.txt's RS_MODELS
+SIZES = {2: 32768, 4: 32768, 8: 32768, 16: 32768, 32: 524288}
+# The long runs of N = 32 (same view as the FBP run: their first phase starts alike)
+LONG_RUNS = {"recon_system_fbp_512": "fbp", "recon_system_em_256": "em"}
 # The view of the registered runs (cosim/recon/CMakeLists.txt; time unit 1 ps, a cycle 10000):
 # (first activity, end of the view), as cosim/ps/gen_gtkw.py's VIEWS: the first phase (its
 # command starts in cycle 2) up to the start of the next one (phase_i changes), so that the host
@@ -49,10 +52,10 @@ def main():
     for v in range(16):
         lines.append(f"{v:X} {PHASES[v] if v < len(PHASES) else f'phase-{v}'}")
     ps.write(os.path.join(waves, "filters", "recon_phase.txt"), "\n".join(lines) + "\n")
-    for n in SIZES:
+    for n, mem_words in SIZES.items():
         text = ps.network_save(
             f"recon_system N = {n} (cosim_recon_system, SystemC): the reconstruction's phase, "
-            "then every router's links", "dut", n, MEM_WORDS, f"waves/recon_system_n{n}.fst",
+            "then every router's links", "dut", n, mem_words, f"waves/recon_system_n{n}.fst",
             net="system.dut.recon_system_top.u_net", head=head, open_routers=set(range(4)),
             where=ps.view(*VIEWS["recon_system_fbp"], PERIOD))
         text = text.replace("written by cosim/ps/gen_gtkw.py", "written by cosim/recon/gen_gtkw.py")
@@ -61,10 +64,21 @@ def main():
             for run, algo in (("recon_system", "fbp"), ("recon_system_em", "em")):
                 run_text = ps.network_save(
                     f"recon_system N = {n} (cosim_recon_system, SystemC): the reconstruction's "
-                    "phase, then every router's links", "dut", n, MEM_WORDS,
+                    "phase, then every router's links", "dut", n, mem_words,
                     f"waves/recon_system_{algo}.fst", net="system.dut.recon_system_top.u_net",
                     head=head, open_routers=set(range(4)),
                     where=ps.view(*VIEWS[f"recon_system_{algo}"], PERIOD))
+                run_text = run_text.replace("written by cosim/ps/gen_gtkw.py",
+                                            "written by cosim/recon/gen_gtkw.py")
+                ps.write(os.path.join(waves, f"{run}.gtkw"), run_text)
+        if n == 32:
+            for run, algo in LONG_RUNS.items():
+                run_text = ps.network_save(
+                    f"{run}: recon_system N = {n}, {algo.upper()} (cosim_recon_system, SystemC, "
+                    "verify.sh --long): the reconstruction's phase, then every router's links",
+                    "dut", n, mem_words, f"waves/{run}.fst", net="system.dut.recon_system_top.u_net",
+                    head=head, open_routers=set(range(4)),
+                    where=ps.view(*VIEWS["recon_system_fbp"], PERIOD))
                 run_text = run_text.replace("written by cosim/ps/gen_gtkw.py",
                                             "written by cosim/recon/gen_gtkw.py")
                 ps.write(os.path.join(waves, f"{run}.gtkw"), run_text)
