@@ -4,8 +4,10 @@
 against the bins the testplans plan (docs/testplans/<block>.json, each testpoint's "bins"; a bin
 no stimulus can hit is listed in the testpoint's "unreachable" map with its reason).
 
-    python3 scripts/fcov_check.py --fcov DIR [--plans DIR] [--blocks B1,B2,...] [--strict]
+    python3 scripts/fcov_check.py --fcov DIR [--plans DIR] [--blocks B1,B2,...] [--strict] [--long]
 
+The bins of a testpoint marked "long" (the long runs' own sizes) are planned with --long only
+(verify.sh --long); without it they are neither holes nor "in no testplan".
 Judged: the blocks named by --blocks (verify.sh: the blocks of the runs it made), default every
 block with bins in a plan. Prints one line per judged block with bins,
     fcov: <block> <hit>/<planned> bins hit, <u> unreachable (justified), <h> holes[: bin, ...]
@@ -47,12 +49,15 @@ def read_fcov(directory, problems):
     return hits
 
 
-def planned(plans):
-    """{block: ([bins in plan order], {bin: reason})} over every testpoint of every plan."""
+def planned(plans, long=False):
+    """{block: ([bins in plan order], {bin: reason})} over every testpoint of every plan (the long
+    testpoints' only with long)."""
     out = {}
     for _, plan in plans:
         bins, why = out.setdefault(plan["block"], ([], {}))
         for tp in plan["testpoints"]:
+            if tp.get("long") and not long:
+                continue
             for b in tp.get("bins", []):
                 if b not in bins:
                     bins.append(b)
@@ -60,10 +65,11 @@ def planned(plans):
     return out
 
 
-def judge(plans, hits, blocks=None, strict=True):
+def judge(plans, hits, blocks=None, strict=True, long=False):
     """(lines, holes, wrong): the report lines, the number of holes and of unreachable bins hit."""
     lines, nholes, nwrong, failing = [], 0, 0, []
-    plan_bins = planned(plans)
+    plan_bins = planned(plans, long)
+    known = planned(plans, True)  # a long testpoint's bin hit in a run without --long is known
     judged = [b for b in plan_bins if plan_bins[b][0] and (blocks is None or b in blocks)]
     for block in judged:
         bins, why = plan_bins[block]
@@ -78,7 +84,7 @@ def judge(plans, hits, blocks=None, strict=True):
         for b in wrong:
             lines.append(f"fcov: {block} {b}: listed as unreachable ({why[b]}) but hit "
                          f"{got[b]} times")
-        extra = sorted(b for b in got if b not in bins and got[b] > 0)
+        extra = sorted(b for b in got if b not in known[block][0] and got[b] > 0)
         if extra:
             lines.append(f"fcov: {block} bins hit in no testplan ({len(extra)}): "
                          + ", ".join(extra[:12]) + (", ..." if len(extra) > 12 else ""))
@@ -102,6 +108,8 @@ def main(argv):
     ap.add_argument("--plans", default=os.path.join(root, "docs", "testplans"))
     ap.add_argument("--blocks", help="comma-separated blocks to judge (default: every block with bins)")
     ap.add_argument("--strict", action="store_true", help="exit 1 on a hole")
+    ap.add_argument("--long", action="store_true",
+                    help="the long runs ran: plan the bins of the long testpoints too")
     args = ap.parse_args(argv)
     problems = []
     try:
@@ -116,7 +124,7 @@ def main(argv):
     for p in problems:
         print(f"fcov: {p}", file=sys.stderr)
     blocks = None if args.blocks is None else {b for b in args.blocks.split(",") if b}
-    lines, holes, wrong = judge(plans, hits, blocks, args.strict)
+    lines, holes, wrong = judge(plans, hits, blocks, args.strict, args.long)
     print("Functional coverage against the testplans (docs/testplans)")
     for line in lines:
         print(line)

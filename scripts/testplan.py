@@ -12,6 +12,9 @@ A plan (one per block; format in docs/verification.md, "Testplans"):
                      "tests": ["^cosim_rta_ring_n[0-9]+$", "tb_rta_ring_icarus"],
                      "bins": ["bitmap_srta", "bitmap_arta"],
                      "unreachable": {"bitmap_arta": "why no stimulus can hit it"}}]}
+A testpoint with "long": true is about the long runs (verify.sh --long): its run entries may name
+runs that a build without PINET_LONG_TESTS plans but does not register (cosim_runs_planned.txt
+beside the run list), and its bins are judged only when the long runs ran (fcov_check.py --long).
 A run or test entry that starts with '^' is a regular expression (re.search), any other an exact
 name. `unreachable` maps bins of the testpoint that no stimulus can hit to the reason (the functional
 coverage check, scripts/fcov_check.py, accepts them as holes). Every entry must match at least one registered run (cosim_runs.list) or CTest test; every
@@ -28,7 +31,7 @@ from pinet_quote import quote
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 PLAN_KEYS = {"block", "description", "testpoints"}
-POINT_KEYS = {"name", "description", "milestone", "runs", "tests", "bins", "unreachable"}
+POINT_KEYS = {"name", "description", "milestone", "runs", "tests", "bins", "unreachable", "long"}
 
 
 class PlanError(Exception):
@@ -86,6 +89,8 @@ def validate(plan, stem):
             raise PlanError(f"{where}: missing or empty description")
         if "milestone" in tp and not isinstance(tp["milestone"], str):
             raise PlanError(f"{where}: milestone must be a string")
+        if "long" in tp and not isinstance(tp["long"], bool):
+            raise PlanError(f"{where}: long must be true or false")
         runs = _strings(tp.get("runs", []), f"{where}: 'runs'")
         tests = _strings(tp.get("tests", []), f"{where}: 'tests'")
         if not runs and not tests:
@@ -143,8 +148,20 @@ def ctest_names(build):
     return [m.group(1) for m in re.finditer(r"^\s*Test\s+#\d+: (\S+)", out, re.M)]
 
 
-def check(plans, runs, tests):
-    """Problems of the plans against the registered runs and (unless None) the CTest tests."""
+def read_planned(runs_path):
+    """The runs of the size tables a build left out (kind 'unbuilt' in cosim_runs_planned.txt,
+    beside the run list), or an empty set when there is no such file."""
+    path = os.path.join(os.path.dirname(runs_path) or ".", "cosim_runs_planned.txt")
+    if not os.path.exists(path):
+        return set()
+    with open(path, encoding="utf-8") as f:
+        return {l.split("|")[0] for l in f.read().splitlines()
+                if l.strip() and not l.startswith("#") and l.split("|")[1:2] == ["unbuilt"]}
+
+
+def check(plans, runs, tests, unbuilt=frozenset()):
+    """Problems of the plans against the registered runs and (unless None) the CTest tests; a long
+    testpoint's run entry may match a run of `unbuilt` instead (read_planned)."""
     problems = []
     blocks = {}
     for path, plan in plans:
@@ -152,8 +169,9 @@ def check(plans, runs, tests):
             problems.append(f"{path}: block '{quote(plan['block'])}' also has {blocks[plan['block']]}")
         blocks[plan["block"]] = path
         for tp in plan["testpoints"]:
+            names = list(runs) + (sorted(unbuilt) if tp.get("long") else [])
             for entry in tp.get("runs", []):
-                if not any(matches(entry, r) for r in runs):
+                if not any(matches(entry, r) for r in names):
                     problems.append(f"{path}: testpoint '{quote(tp['name'])}': run '{quote(entry)}' "
                                     "matches no registered run")
             for entry in tp.get("tests", []) if tests is not None else []:
@@ -196,7 +214,7 @@ def main(argv):
     if not plans:
         print(f"testplan: {args.plans}: no *.json plan", file=sys.stderr)
         return 1
-    problems = check(plans, runs, tests)
+    problems = check(plans, runs, tests, read_planned(args.runs))
     for p in problems:
         print(f"testplan: {p}", file=sys.stderr)
     if problems:

@@ -467,6 +467,7 @@ echo
 fcov_blocks=$(for ((i = 0; i < njobs; i++)); do cut -d'|' -f2 "$tmp/$i.verdict"; done | grep -v '^?$' | sort -u | paste -sd, -)
 fcov_args=(--fcov "$waves/fcov" --blocks "$fcov_blocks")
 [ $coverage -eq 1 ] && fcov_args+=(--strict)
+[ $long -eq 1 ] && fcov_args+=(--long)
 python3 scripts/fcov_check.py "${fcov_args[@]}" | tee -a "$summary"
 [ "${PIPESTATUS[0]}" -eq 0 ] || failed=1
 

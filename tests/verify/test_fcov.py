@@ -9,7 +9,9 @@
 3. the real testplans judged on the real harness's file (rta_switch) pass, and the same file with
    one bin at 0 fails;
 4. testplan.py rejects an unreachable bin that is not one of the testpoint's bins, or has no
-   reason."""
+   reason;
+5. a testpoint marked long: its bins are judged with --long only (and are not "in no testplan"
+   without it), its runs may be runs the build left out (unbuilt), only there; long is a bool."""
 import json
 import os
 import subprocess
@@ -133,6 +135,43 @@ with tempfile.TemporaryDirectory() as tmp:
     plan({"a": "why"})
     rc, out = run([sys.executable, tool, "check", "--plans", plans, "--runs", runs])
     expect(rc == 0, f"a good unreachable map: exit {rc}: {out}")
+
+    # ---- 5. a long testpoint: its bins only with --long; its runs may be unbuilt ---------------
+    def long_plan(long=True):
+        tps = [{"name": "tp", "description": "d", "runs": ["r"], "bins": ["a"]},
+               {"name": "big", "description": "d", "runs": ["r_big"], "bins": ["a_big"]}]
+        if long is not None:
+            tps[1]["long"] = long
+        with open(os.path.join(plans, "blk.json"), "w") as f:
+            json.dump({"block": "blk", "description": "d", "testpoints": tps}, f)
+
+    long_plan()
+    short = data_files("blk a 1\n")
+    rc, out = fcheck(plans, short, "--strict")
+    expect(rc == 0 and "fcov: blk 1/1 bins hit" in out, f"a long bin without --long: exit {rc}: {out}")
+    rc, out = fcheck(plans, short, "--strict", "--long")
+    expect(rc == 1 and "holes: a_big" in out, f"a long bin not hit with --long: exit {rc}: {out}")
+    both = data_files("blk a 1\nblk a_big 2\n")
+    rc, out = fcheck(plans, both, "--strict")
+    expect(rc == 0 and "in no testplan" not in out, f"a long bin hit without --long: exit {rc}: {out}")
+    rc, out = fcheck(plans, both, "--strict", "--long")
+    expect(rc == 0 and "fcov: blk 2/2 bins hit" in out, f"a long bin hit with --long: exit {rc}: {out}")
+    long_plan(None)  # the same testpoint not marked long: its bin is a hole in every run
+    rc, out = fcheck(plans, short, "--strict")
+    expect(rc == 1 and "holes: a_big" in out, f"an unmarked testpoint: exit {rc}: {out}")
+    # testplan.py: a long testpoint may name a run the build plans but left out (unbuilt)
+    with open(os.path.join(tmp, "cosim_runs_planned.txt"), "w") as f:
+        f.write("# run|kind\nr|default\nr_big|unbuilt\n")
+    long_plan()
+    rc, out = run([sys.executable, tool, "check", "--plans", plans, "--runs", runs])
+    expect(rc == 0, f"a long testpoint naming an unbuilt run: exit {rc}: {out}")
+    long_plan(False)
+    rc, out = run([sys.executable, tool, "check", "--plans", plans, "--runs", runs])
+    expect(rc == 1 and "'r_big' matches no registered run" in out,
+           f"the same run in a testpoint that is not long: exit {rc}: {out}")
+    long_plan("yes")
+    rc, out = run([sys.executable, tool, "check", "--plans", plans, "--runs", runs])
+    expect(rc == 1 and "long must be true or false" in out, f"long: 'yes': exit {rc}: {out}")
 
 print(f"test_fcov: {'FAIL ' + str(fails) + ' check(s)' if fails else 'OK'}")
 sys.exit(1 if fails else 0)

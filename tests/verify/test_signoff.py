@@ -3,7 +3,8 @@
 runs (no build, under a second): passed/total per testpoint over runs x seeds, the status, a
 block with no run left out, the functional coverage column '–' without data and hits/total with
 a waves/fcov/*.txt file (a malformed line reported and skipped), the holes in the report, a run
-in no testplan and a run of another block named, the code coverage text and lcov link."""
+in no testplan and a run of another block named, the code coverage text and lcov link, a long
+testpoint without its runs shown as LONG."""
 import os
 import subprocess
 import sys
@@ -29,7 +30,8 @@ with tempfile.TemporaryDirectory() as d:
                 '{"name": "tp_a", "description": "a", "runs": ["^blk_n[0-9]+$"], "bins": ["b1", "b2", "b3"]},'
                 '{"name": "tp_b", "description": "b", "runs": ["blk_soak"], "tests": ["t"]},'
                 '{"name": "tp_c", "description": "c", "runs": ["blk_other"], "bins": ["c1"]},'
-                '{"name": "tp_d", "description": "d", "runs": [], "tests": ["lint_blk"]}]}')
+                '{"name": "tp_d", "description": "d", "runs": [], "tests": ["lint_blk"]},'
+                '{"name": "tp_e", "description": "e", "long": true, "runs": ["blk_big"], "bins": ["e1"]}]}')
     with open(os.path.join(plans, "idle.json"), "w") as f:
         f.write('{"block": "idle", "description": "no run", "testpoints": ['
                 '{"name": "tp", "description": "d", "runs": ["idle_run"]}]}')
@@ -63,7 +65,9 @@ with tempfile.TemporaryDirectory() as d:
     check("runs in no testplan: stray" in out, "the stray run")
     check("blk_other (block zzz) in the blk testplan" in out, "the run of another block")
     check(lines.get("blk.tp_d", "").split()[1:3] == ["CTEST", "0/0"], f"tp_d: {lines.get('blk.tp_d')}")
-    check("1 passed in every seed, 1 failing, 1 not run, 1 covered by CTest tests only" in out,
+    check(lines.get("blk.tp_e", "").split()[1:3] == ["LONG", "0/0"], f"tp_e: {lines.get('blk.tp_e')}")
+    check("1 passed in every seed, 1 failing, 2 not run (1 of them the long runs': verify.sh --long), "
+          "1 covered by CTest tests only" in out,
           f"the sign-off line: {[l for l in out.splitlines() if 'testpoints:' in l]}")
 
     with open(os.path.join(waves, "report", "index.html")) as f:
