@@ -68,19 +68,26 @@ module rta_bitmap_ctrl #(
   //////////////
 
   // Bit b = r*M + p is position p of ring r (1D: r = 0; 2D: rows 0 .. Side-1, then columns).
-  // The logic below loops over rings and positions and computes each bit's switching level and
-  // ARTA node on the way: per-bit generate blocks made Verilator assemble every NumSwitches-bit
-  // vector as a chain of one-bit concatenations (at 2D Side 128, 16128 bits: 80 MB of C++ and
-  // 6.4 GB of Verilator memory for one controller, issue 38), and constant tables of one entry
-  // per bit took Verilator minutes to evaluate.
+  // The geometry is in small constant tables: the switching level of each ring position, and
+  // per ring (in its generate block) the node of each position and which positions are their
+  // node's representative; the logic reads them over whole vectors. (With per-bit generate blocks, each
+  // NumSwitches-bit vector was assembled as a chain of one-bit concatenations in the Verilated
+  // model: at 2D Side 128, 16128 bits, 80 MB of C++ and 6.4 GB of memory to verilate one
+  // controller, issue 38; one table entry per bitmap bit took minutes to evaluate at
+  // elaboration.)
+  // (Icarus 11 refuses a constant function that calls another one inside a loop, and yosys 0.23
+  // has no `return`: each function below is self-contained and assigns its name.)
   localparam int NodeW    = $clog2(NumNodes + 1);  // node numbers 1 .. NumNodes
+  localparam int LevelW   = $clog2(Levels + 1);
   localparam int NumRings = (Dim == 1) ? 1 : 2 * Side;
+  // Above the verified range no ring is built, so that elaboration stops at once on the range
+  // error instead of computing thousands of tables.
+  localparam bit TooLarge  = (Dim == 1 && Side > 4096) || (Dim == 2 && Side > 128);
+  localparam int LoopRings = TooLarge ? 0 : NumRings;
 
-  // The switching level (2 .. L) of each ring position p, tz(p+1) + 2, at [p*LevelW +: LevelW]
-  // (a constant function: called for a localparam at elaboration only; Icarus 11 refuses a
-  // constant function that calls another one inside a loop, and yosys 0.23 has no `return`).
-  localparam int LevelW = $clog2(Levels + 1);
   /* verilator coverage_off */ // constant functions: called for localparams at elaboration only
+
+  // The switching level (2 .. L) of each ring position p, tz(p+1) + 2, at [p*LevelW +: LevelW].
   function automatic logic [RingSwitches*LevelW-1:0] pos_levels();
     int q;
     int lvl;
@@ -104,45 +111,60 @@ module rta_bitmap_ctrl #(
       ring_pattern[p] = (32'(PosLevels[p*LevelW +: LevelW]) <= l);
     end
   endfunction
-  /* verilator coverage_on */
 
-  // The ARTA node (1 .. NumNodes) of position p of ring r, whose level is lvl.
-  function automatic logic [NodeW-1:0] node_at(int r, int p, int lvl);
+  // The ARTA node of each position p of ring r, minus 1 (0 .. NumNodes-1), at [p*NodeW +: NodeW].
+  function automatic logic [RingSwitches*NodeW-1:0] ring_nodes(int r);
+    int q;
+    int lvl;
     int depth;
     int brow;
     int bcol;
     int idx;
-    depth = Levels - lvl;
-    if (Dim == 1) begin
-      // In-order position p of depth d: p + 1 = (2k + 1) * 2^(lvl-2), heap number 2^d + k.
-      node_at = NodeW'((1 << depth) + ((p + 1) >> (lvl - 1)));
-    end else begin
-      // The switch sits on the middle boundary (PE 2p+2) of a block of 2^lvl PEs along its ring;
-      // the block's place across the ring comes from the ring's own row / column.
-      if (r < Side) begin
-        brow = r >> lvl;
-        bcol = (2 * p + 2) >> lvl;
+    for (int p = 0; p < RingSwitches; p++) begin
+      q   = p + 1;
+      lvl = 2;
+      for (int i = 0; i < 31; i++) begin
+        if (q % 2 == 0) begin
+          lvl = lvl + 1;
+          q   = q / 2;
+        end
+      end
+      depth = Levels - lvl;
+      if (Dim == 1) begin
+        // In-order position p of depth d: p + 1 = (2k + 1) * 2^(lvl-2), heap number 2^d + k.
+        ring_nodes[p*NodeW +: NodeW] = NodeW'((1 << depth) + ((p + 1) >> (lvl - 1)) - 1);
       end else begin
-        brow = (2 * p + 2) >> lvl;
-        bcol = (r - Side) >> lvl;
+        // The switch sits on the middle boundary (PE 2p+2) of a block of 2^lvl PEs along its
+        // ring; the block's place across the ring comes from the ring's own row / column.
+        if (r < Side) begin
+          brow = r >> lvl;
+          bcol = (2 * p + 2) >> lvl;
+        end else begin
+          brow = (2 * p + 2) >> lvl;
+          bcol = (r - Side) >> lvl;
+        end
+        // Quadtree heap: depth d starts at (4^d - 1)/3 + 1; the index interleaves the block
+        // row (higher bit of each pair) and column.
+        idx = 0;
+        for (int j = 0; j < 15; j++) begin
+          idx = idx | (((brow >> j) & 1) << (2 * j + 1)) | (((bcol >> j) & 1) << (2 * j));
+        end
+        ring_nodes[p*NodeW +: NodeW] = NodeW'(((1 << (2 * depth)) - 1) / 3 + idx);
       end
-      // Quadtree heap: depth d starts at (4^d - 1)/3 + 1; the index interleaves the block row
-      // (higher bit of each pair) and column.
-      idx = 0;
-      for (int j = 0; j < 15; j++) begin
-        idx = idx | (((brow >> j) & 1) << (2 * j + 1)) | (((bcol >> j) & 1) << (2 * j));
-      end
-      node_at = NodeW'(((1 << (2 * depth)) - 1) / 3 + 1 + idx);
     end
   endfunction
 
-  // Is position p (level lvl) of ring r its node's representative? 1D: every bit is a node of
-  // its own. 2D: the horizontal switch of the block's first row on its middle column boundary,
-  // i.e. a row ring whose number is a multiple of the block size 2^lvl.
-  function automatic logic is_rep(int r, int lvl);
-    if (Dim == 1) is_rep = 1'b1;
-    else is_rep = (r < Side) && ((r & ((1 << lvl) - 1)) == 0);
+
+  // The positions of ring r that are their node's representative: 1D every one (a node is one
+  // switch); 2D the row switches on a block's first row (the row ring's number is a multiple of
+  // the block size 2^lvl), so that each class has exactly one.
+  function automatic logic [RingSwitches-1:0] ring_reps(int r);
+    for (int p = 0; p < RingSwitches; p++) begin
+      ring_reps[p] = (Dim == 1) ||
+                     (r < Side && (r & ((1 << 32'(PosLevels[p*LevelW +: LevelW])) - 1)) == 0);
+    end
   endfunction
+  /* verilator coverage_on */
 
   ///////////
   // State //
@@ -174,31 +196,24 @@ module rta_bitmap_ctrl #(
   assign check_bitmap = (cmd_op_i == rta_pkg::CmdWriteRaw) ? cmd_bitmap_i : bitmap_q;
   assign check_mode   = (cmd_op_i == rta_pkg::CmdSetMode) ? cmd_arg_i[1:0] : mode_q;
 
-  // The vectors below are functions of whole vectors, each a loop over rings and positions
-  // (or nodes) that computes a bit's level and node on the way. (As functions, not always_comb
-  // blocks that build a vector bit by bit: Icarus 11 wakes such a block again on its own partial
-  // writes and, once an X reaches it, never leaves the time step.)
+  // The vectors below are functions of whole vectors. (As functions, not always_comb blocks that
+  // build a vector bit by bit: Icarus 11 wakes such a block again on its own partial writes.)
 
-  // The representatives' bits of `bits`: node n's at n-1.
-  function automatic logic [NumNodes-1:0] rep_bits(logic [NumSwitches-1:0] bits);
-    int lvl;
-    rep_bits = '0;
-    for (int r = 0; r < NumRings; r++) begin
-      for (int p = 0; p < RingSwitches; p++) begin
-        lvl = 32'(PosLevels[p*LevelW +: LevelW]);
-        if (is_rep(r, lvl)) rep_bits[node_at(r, p, lvl) - NodeW'(1)] = bits[r * RingSwitches + p];
-      end
+  // The representatives among a ring's positions (`reps`) placed at their nodes (node n at n-1).
+  function automatic logic [NumNodes-1:0] place(logic [RingSwitches-1:0] bits,
+                                                logic [RingSwitches*NodeW-1:0] ring,
+                                                logic [RingSwitches-1:0] reps);
+    place = '0;
+    for (int p = 0; p < RingSwitches; p++) begin
+      if (reps[p]) place = place | (NumNodes'(bits[p]) << ring[p*NodeW +: NodeW]);
     end
   endfunction
 
-  // Per bit, the state of its node in `nodes`.
-  function automatic logic [NumSwitches-1:0] spread(logic [NumNodes-1:0] nodes);
-    int lvl;
-    for (int r = 0; r < NumRings; r++) begin
-      for (int p = 0; p < RingSwitches; p++) begin
-        lvl = 32'(PosLevels[p*LevelW +: LevelW]);
-        spread[r * RingSwitches + p] = nodes[node_at(r, p, lvl) - NodeW'(1)];
-      end
+  // Per position of a ring whose node table is `ring`: the state of its node in `nodes`.
+  function automatic logic [RingSwitches-1:0] pick(logic [NumNodes-1:0] nodes,
+                                                   logic [RingSwitches*NodeW-1:0] ring);
+    for (int p = 0; p < RingSwitches; p++) begin
+      pick[p] = nodes[ring[p*NodeW +: NodeW]];
     end
   endfunction
 
@@ -211,7 +226,6 @@ module rta_bitmap_ctrl #(
     end
   endfunction
 
-  assign node_on = rep_bits(check_bitmap);
 
   // SRTA: the pattern of level l is the same on every ring (its switches of level <= l ON).
   for (genvar l = 1; l <= Levels; l++) begin : g_srta
@@ -266,23 +280,40 @@ module rta_bitmap_ctrl #(
     end
   endfunction
 
-  // SET_LEVEL's pattern: the switches of level <= arg ON.
-  function automatic logic [NumSwitches-1:0] level_pattern(logic [ArgW-1:0] arg);
-    for (int r = 0; r < NumRings; r++) begin
-      for (int p = 0; p < RingSwitches; p++) begin
-        level_pattern[r * RingSwitches + p] = (arg >= ArgW'(PosLevels[p*LevelW +: LevelW]));
-      end
+  // SET_LEVEL's pattern on a ring: the positions of level <= arg ON (the same on every ring).
+  function automatic logic [RingSwitches-1:0] level_pattern(logic [ArgW-1:0] arg);
+    for (int p = 0; p < RingSwitches; p++) begin
+      level_pattern[p] = (arg >= ArgW'(PosLevels[p*LevelW +: LevelW]));
     end
   endfunction
 
   // Per bit: its class's state (the 2D uniformity check), its node cleared / set by the ARTA
-  // edits, and whether SET_LEVEL with the argument turns it ON.
+  // edits, and whether SET_LEVEL with the argument turns it ON; ring by ring, each ring with its
+  // own node table.
   logic [NumSwitches-1:0] class_on, clear_bits, set_bits, level_bits;
+  logic [NumNodes-1:0]    node_clear, node_set;
 
-  assign class_on   = spread(node_on);
-  assign clear_bits = spread(ancestors(cmd_arg_i));
-  assign set_bits   = spread(subtree(cmd_arg_i));
-  assign level_bits = level_pattern(cmd_arg_i);
+  assign node_clear = ancestors(cmd_arg_i);
+  assign node_set   = subtree(cmd_arg_i);
+  // node_on gathers the rings' representatives: reps[r] holds rings 0 .. r-1's.
+  // (split_var: one variable per element, else Verilator sees the chain as a loop.)
+  logic [NumNodes-1:0] reps [LoopRings+1] /* verilator split_var */;
+  assign reps[0] = '0;
+  assign node_on = reps[LoopRings];
+  if (TooLarge) begin : g_too_large
+    assign class_on   = '0;
+    assign clear_bits = '0;
+    assign set_bits   = '0;
+  end
+  for (genvar r = 0; r < LoopRings; r++) begin : g_ring
+    localparam logic [RingSwitches*NodeW-1:0] Nodes = ring_nodes(r);
+    localparam logic [RingSwitches-1:0]       Reps  = ring_reps(r);
+    assign reps[r+1] = reps[r] | place(check_bitmap[r*RingSwitches +: RingSwitches], Nodes, Reps);
+    assign class_on[r*RingSwitches +: RingSwitches]   = pick(node_on, Nodes);
+    assign clear_bits[r*RingSwitches +: RingSwitches] = pick(node_clear, Nodes);
+    assign set_bits[r*RingSwitches +: RingSwitches]   = pick(node_set, Nodes);
+  end
+  assign level_bits = {NumRings{level_pattern(cmd_arg_i)}};
 
   // 2D: every bit must equal its class's representative. (In 1D a node is a single bit, its own
   // representative: nothing to check.)

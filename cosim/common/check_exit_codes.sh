@@ -7,7 +7,9 @@
 #     line on stderr, before anything is written;
 #   - an unknown option, a wave window without --wave or backwards, a window in a SystemC harness:
 #     exit 2 and one line on stderr;
-#   - --wave-from 40 --wave-to 50: the wave holds only those cycles' times (80 .. 101).
+#   - --wave-from 40 --wave-to 50: the wave holds only those cycles' times (80 .. 101);
+#   - --wave-scope top:1: the wave declares only the top level's signals; --wave-scope without
+#     --wave, or with 0 levels: exit 2.
 # usage: check_exit_codes.sh <cosim executable>...
 set -u
 [ $# -ge 1 ] || { echo "usage: $0 <cosim executable>..." >&2; exit 2; }
@@ -18,6 +20,18 @@ fail() {
   echo "check_exit_codes: $*" >&2
   failures=$((failures + 1))
 }
+
+# The scopes (dotted) that declare the variables of a VCD on stdin, one per line, sorted.
+vcd_var_scopes='
+import sys
+stack, seen = [], set()
+for line in sys.stdin:
+    w = line.split()
+    if w[:1] == ["$scope"]: stack.append(w[2])
+    elif w[:1] == ["$upscope"]: stack.pop()
+    elif w[:1] == ["$var"]: seen.add(".".join(stack))
+    elif w[:1] == ["$enddefinitions"]: break
+print("\n".join(sorted(seen)))'
 
 # The arguments a brief run of each executable needs (its required options, a small size).
 base_args() {
@@ -77,7 +91,27 @@ for exe in "$@"; do
       fail "$name --wave-from 40 --wave-to 50: the wave's times are ${first:-none} .. ${last:-none}, expected within 80 .. 101"
     fi
     rm -f "$tmp/win.fst" "$tmp/w.fst"
+    # --wave-scope top:1: the wave declares the top level's signals only (and some).
+    checks=$((checks + 1))
+    "$exe" "${args[@]}" --cycles 20 --quiet --wave "$tmp/scope.fst" --wave-scope top:1 >/dev/null 2>&1
+    scopes=$(fst2vcd -f "$tmp/scope.fst" 2>/dev/null | python3 -c "$vcd_var_scopes")
+    [ "$scopes" = top ] ||
+      fail "$name --wave-scope top:1: the wave's signals are in the scopes '${scopes//$'\n'/ }', expected only top"
+    rm -f "$tmp/scope.fst"
+    if [ "$name" = cosim_rta_torus2d ]; then
+      # A ring window: one row ring of the torus and nothing else.
+      checks=$((checks + 1))
+      "$exe" "${args[@]}" --cycles 20 --quiet --wave "$tmp/scope.fst" \
+        --wave-scope 'top.rta_torus2d.g_row[1]' >/dev/null 2>&1
+      scopes=$(fst2vcd -f "$tmp/scope.fst" 2>/dev/null | python3 -c "$vcd_var_scopes")
+      if [ -z "$scopes" ] || grep -qv '^top\.rta_torus2d\.g_row\[1\]' <<<"$scopes"; then
+        fail "$name --wave-scope top.rta_torus2d.g_row[1]: the wave's scopes are '${scopes//$'\n'/ }'"
+      fi
+      rm -f "$tmp/scope.fst"
+    fi
   fi
+  expect 2 "$name --wave-scope (without --wave)" "$exe" "${args[@]}" --wave-scope top
+  expect 2 "$name --wave-scope top:0" "$exe" "${args[@]}" --wave "$tmp/w.fst" --wave-scope top:0
   if [ "$name" = cosim_recon_system ]; then
     for opt in out png json; do
       expect 4 "$name --$opt /nonexistent/x" "$exe" "${args[@]}" --$opt /nonexistent/x

@@ -217,6 +217,20 @@ class Options {
         if (value != "zero" && value != "random")
           return usage_error("--power-up: '" + quoted(value) + "' is not zero or random");
         power_up_random_ = value == "random";
+      } else if (name == "wave-scope") {
+        // SCOPE or SCOPE:LEVELS (Verilator's dumpvars: the signals LEVELS scopes deep under
+        // SCOPE; default all below it)
+        std::string scope = value;
+        uint64_t levels = 99;
+        const size_t colon = value.rfind(':');
+        if (colon != std::string::npos) {
+          scope = value.substr(0, colon);
+          if (!parse_u64(value.substr(colon + 1), &levels) || levels == 0 || levels > 99)
+            return usage_error("--wave-scope: '" + quoted(value) + "': the levels after ':' are not 1 .. 99");
+        }
+        if (scope.empty() || scope.find_first_of(" \t") != std::string::npos)
+          return usage_error("--wave-scope: '" + quoted(value) + "' is not a scope such as top.rta_torus2d.g_row[3]");
+        wave_scopes_.emplace_back((int)levels, scope);
       } else if (name == "wave-from" || name == "wave-to") {
         uint64_t v = 0;
         if (!parse_u64(value, &v)) return usage_error("--" + name + ": '" + quoted(value) + "' is not a cycle number");
@@ -236,6 +250,7 @@ class Options {
       }
     }
     if (wave_window_given_ && wave_.empty()) return usage_error("--wave-from/--wave-to need --wave");
+    if (!wave_scopes_.empty() && wave_.empty()) return usage_error("--wave-scope needs --wave");
     if (wave_window_given_ && !wave_window_ok_)
       return usage_error("--wave-from/--wave-to: not in this harness (its SystemC trace records every cycle)");
     if (wave_from_ > wave_to_)
@@ -260,6 +275,8 @@ class Options {
   // The cycles the wave records (--wave-from .. --wave-to, both included; default all).
   uint64_t wave_from() const { return wave_from_; }
   uint64_t wave_to() const { return wave_to_; }
+  // The scopes the wave records (--wave-scope, each (levels, scope)); empty: every signal.
+  const std::vector<std::pair<int, std::string>> &wave_scopes() const { return wave_scopes_; }
   // A harness whose trace cannot skip cycles (SystemC's) calls this before parse(): the window
   // options are then a usage error.
   void no_wave_window() { wave_window_ok_ = false; }
@@ -308,7 +325,7 @@ class Options {
   void print_help() const {
     std::printf("usage: cosim_%s [--seed S] [--cycles C] [--wave FILE.fst%s] [--quiet] [--progress]"
                 " [--power-up zero|random]",
-                block_.c_str(), wave_window_ok_ ? " [--wave-from C] [--wave-to C]" : "");
+                block_.c_str(), wave_window_ok_ ? " [--wave-from C] [--wave-to C] [--wave-scope S]" : " [--wave-scope S]");
     for (const auto &kv : strings_) std::printf(" [--%s S]", kv.first.c_str());
     for (const auto &kv : ints_) std::printf(" [--%s N]", kv.first.c_str());
     std::printf("\n  --seed S        stimulus seed (default 1)\n");
@@ -318,6 +335,10 @@ class Options {
       std::printf("  --wave-from C, --wave-to C\n"
                   "                  record only cycles C.. / ..C of the run in the wave (a failure at\n"
                   "                  cycle 9e6: --wave-from 8999900 --wave-to 9000010)\n");
+    std::printf("  --wave-scope S[:L]\n"
+                "                  record only the signals under scope S (L levels deep; repeat for\n"
+                "                  more scopes), e.g. one ring of a large fabric:\n"
+                "                  --wave-scope 'top.rta_torus2d.g_row[3]' --wave-scope top:1\n");
     std::printf("  --quiet         only the final PASS/FAIL line\n");
     std::printf("  --progress      print progress on stderr\n");
     std::printf("  --power-up P    the model's state before reset: zero (default) or random (seeded\n"
@@ -340,6 +361,7 @@ class Options {
   uint64_t wave_from_ = 0;
   uint64_t wave_to_ = UINT64_MAX;
   bool wave_window_given_ = false;
+  std::vector<std::pair<int, std::string>> wave_scopes_;
   bool wave_window_ok_ = true;
   bool quiet_ = false;
   bool progress_ = false;
@@ -353,6 +375,7 @@ class Options {
 
 template <class Trace>
 bool open_trace(Trace &t, const Options &opt) {
+  for (const auto &s : opt.wave_scopes()) t.dumpvars(s.first, s.second);  // before open: declarations
   t.open(opt.wave().c_str());
   if (t.isOpen()) return true;
   file_error(opt.block(), "--wave '" + quoted(opt.wave()) + "': cannot write");
