@@ -114,21 +114,13 @@ module rta_bitmap_ctrl #(
 
   // The ARTA node of each position p of ring r, minus 1 (0 .. NumNodes-1), at [p*NodeW +: NodeW].
   function automatic logic [RingSwitches*NodeW-1:0] ring_nodes(int r);
-    int q;
     int lvl;
     int depth;
     int brow;
     int bcol;
     int idx;
     for (int p = 0; p < RingSwitches; p++) begin
-      q   = p + 1;
-      lvl = 2;
-      for (int i = 0; i < 31; i++) begin
-        if (q % 2 == 0) begin
-          lvl = lvl + 1;
-          q   = q / 2;
-        end
-      end
+      lvl   = 32'(PosLevels[p*LevelW +: LevelW]);
       depth = Levels - lvl;
       if (Dim == 1) begin
         // In-order position p of depth d: p + 1 = (2k + 1) * 2^(lvl-2), heap number 2^d + k.
