@@ -70,11 +70,11 @@ module rta_bitmap_ctrl #(
   // Bit b = r*M + p is position p of ring r (1D: r = 0; 2D: rows 0 .. Side-1, then columns).
   // The geometry is in small constant tables: the switching level of each ring position, and
   // per ring (in its generate block) the node of each position and which positions are their
-  // node's representative; the logic reads them over whole vectors. (With per-bit generate blocks, each
-  // NumSwitches-bit vector was assembled as a chain of one-bit concatenations in the Verilated
-  // model: at 2D Side 128, 16128 bits, 80 MB of C++ and 6.4 GB of memory to verilate one
-  // controller, issue 38; one table entry per bitmap bit took minutes to evaluate at
-  // elaboration.)
+  // node's representative; the logic reads them over whole vectors. (With per-bit generate
+  // blocks, each NumSwitches-bit vector was assembled as a chain of one-bit concatenations in
+  // the Verilated model: at 2D Side 128, 16128 bits, 80 MB of C++ and 6.4 GB of memory to
+  // verilate one controller, issue 38; one table entry per bitmap bit took minutes to evaluate
+  // at elaboration.)
   // (Icarus 11 refuses a constant function that calls another one inside a loop, and yosys 0.23
   // has no `return`: each function below is self-contained and assigns its name.)
   localparam int NodeW    = $clog2(NumNodes + 1);  // node numbers 1 .. NumNodes

@@ -1,9 +1,9 @@
 // cosim_recon_system.cpp - parallel PET reconstruction through the RTL: the SystemC system
 // co-simulation of paper 000's parallel FBP and EM (SPEC 6) in which every data exchange is
-// executed by the Verilated rtl/ps_network (N = 2, 4, 8, 16; 32 in long builds; wrapped by recon_system_top.sv,
-// which adds the phase and the EM iteration for the waveform), compared every cycle with the C
-// model, ending in an image checked bit for bit against the C model's parallel run and its
-// sequential fixed-point run (docs/system.md).
+// executed by the Verilated rtl/ps_network (N = 2, 4, 8, 16; 32 in long builds; wrapped by
+// recon_system_top.sv, which adds the phase and the EM iteration for the waveform), compared
+// every cycle with the C model, ending in an image checked bit for bit against the C model's
+// parallel run and its sequential fixed-point run (docs/system.md).
 //
 // Processes (one clock, 10 ns; every driver writes right after the rising edge):
 //   host        SC_THREAD: the algorithm's sequence of phases (fbp_host / em_host): collectives
