@@ -68,22 +68,23 @@ module rta_bitmap_ctrl #(
   //////////////
 
   // Bit b = r*M + p is position p of ring r (1D: r = 0; 2D: rows 0 .. Side-1, then columns).
-  // The geometry is in small constant tables: the switching level of each ring position, and
-  // per ring (in its generate block) the node of each position and which positions are their
-  // node's representative; the logic reads them over whole vectors. (With per-bit generate
-  // blocks, each NumSwitches-bit vector was assembled as a chain of one-bit concatenations in
-  // the Verilated model: at 2D Side 128, 16128 bits, 80 MB of C++ and 6.4 GB of memory to
-  // verilate one controller, issue 38; one table entry per bitmap bit took minutes to evaluate
-  // at elaboration.)
+  // The geometry is in small constant tables, one entry per ring position or per node, never per
+  // bitmap bit: the switching level of each ring position, and each node's block. The logic works
+  // on whole vectors (ring ranges, position ranges replicated over the rings), so the generated
+  // code does not grow with Side. (Per-bit generate blocks, then per-ring ones, made Verilator
+  // write the NumSwitches-bit vectors bit by bit: at 2D Side 128, 16128 bits, 60-110 MB of C++
+  // and up to 6.4 GB of memory for one controller, issue 38; a table entry per bitmap bit took
+  // minutes to evaluate at elaboration.)
   // (Icarus 11 refuses a constant function that calls another one inside a loop, and yosys 0.23
   // has no `return`: each function below is self-contained and assigns its name.)
-  localparam int NodeW    = $clog2(NumNodes + 1);  // node numbers 1 .. NumNodes
+  localparam int BitW     = (NumSwitches > 1) ? $clog2(NumSwitches) : 1;  // bitmap bit numbers
   localparam int LevelW   = $clog2(Levels + 1);
+  localparam int CoordW   = (Levels > 2) ? Levels - 2 : 1;  // block row / column: 0 .. 2^(L-2)-1
+  localparam int GeomW    = LevelW + 2 * CoordW;
   localparam int NumRings = (Dim == 1) ? 1 : 2 * Side;
-  // Above the verified range no ring is built, so that elaboration stops at once on the range
-  // error instead of computing thousands of tables.
-  localparam bit TooLarge  = (Dim == 1 && Side > 4096) || (Dim == 2 && Side > 128);
-  localparam int LoopRings = TooLarge ? 0 : NumRings;
+  // Above the verified range the tables stay empty, so that elaboration stops at once on the
+  // range error instead of computing them.
+  localparam bit TooLarge = (Dim == 1 && Side > 4096) || (Dim == 2 && Side > 128);
 
   /* verilator coverage_off */ // constant functions: called for localparams at elaboration only
 
@@ -112,50 +113,86 @@ module rta_bitmap_ctrl #(
     end
   endfunction
 
-  // The ARTA node of each position p of ring r, minus 1 (0 .. NumNodes-1), at [p*NodeW +: NodeW].
-  function automatic logic [RingSwitches*NodeW-1:0] ring_nodes(int r);
-    int lvl;
+  // Each node's block, node n at [(n-1)*GeomW +: GeomW] = {lvl, brow, bcol}: its switching
+  // level and its place. 1D: the in-order tree's node 2^d + k (depth d = L - lvl) is the switch
+  // at position p + 1 = (2k + 1) * 2^(lvl-2): brow = 0, bcol = k. 2D: the class of the block of
+  // 2^lvl x 2^lvl PEs at block row brow, column bcol; the heap index within its depth interleaves
+  // brow (the higher bit of each pair) and bcol. Either way the node's switch on a ring of its
+  // block sits at position ((2 * coordinate + 1) << (lvl - 2)) - 1, the block's middle boundary.
+  function automatic logic [NumNodes*GeomW-1:0] node_geom();
     int depth;
+    int idx;
     int brow;
     int bcol;
-    int idx;
-    for (int p = 0; p < RingSwitches; p++) begin
-      lvl   = 32'(PosLevels[p*LevelW +: LevelW]);
-      depth = Levels - lvl;
+    for (int n = 1; n <= (TooLarge ? 0 : NumNodes); n++) begin
+      depth = 0;
+      for (int d = 1; d < 16; d++) begin
+        if (Dim == 1 && n >= (1 << d)) depth = d;
+        if (Dim == 2 && n >= ((1 << (2 * d)) - 1) / 3 + 1) depth = d;
+      end
       if (Dim == 1) begin
-        // In-order position p of depth d: p + 1 = (2k + 1) * 2^(lvl-2), heap number 2^d + k.
-        ring_nodes[p*NodeW +: NodeW] = NodeW'((1 << depth) + ((p + 1) >> (lvl - 1)) - 1);
+        brow = 0;
+        bcol = n - (1 << depth);
       end else begin
-        // The switch sits on the middle boundary (PE 2p+2) of a block of 2^lvl PEs along its
-        // ring; the block's place across the ring comes from the ring's own row / column.
-        if (r < Side) begin
-          brow = r >> lvl;
-          bcol = (2 * p + 2) >> lvl;
-        end else begin
-          brow = (2 * p + 2) >> lvl;
-          bcol = (r - Side) >> lvl;
-        end
-        // Quadtree heap: depth d starts at (4^d - 1)/3 + 1; the index interleaves the block
-        // row (higher bit of each pair) and column.
-        idx = 0;
+        // Quadtree heap: depth d starts at (4^d - 1)/3 + 1.
+        idx  = n - ((1 << (2 * depth)) - 1) / 3 - 1;
+        brow = 0;
+        bcol = 0;
         for (int j = 0; j < 15; j++) begin
-          idx = idx | (((brow >> j) & 1) << (2 * j + 1)) | (((bcol >> j) & 1) << (2 * j));
+          brow = brow | (((idx >> (2 * j + 1)) & 1) << j);
+          bcol = bcol | (((idx >> (2 * j)) & 1) << j);
         end
-        ring_nodes[p*NodeW +: NodeW] = NodeW'(((1 << (2 * depth)) - 1) / 3 + idx);
+      end
+      node_geom[(n-1)*GeomW +: GeomW] = {LevelW'(Levels - depth), CoordW'(brow), CoordW'(bcol)};
+    end
+  endfunction
+  localparam logic [NumNodes*GeomW-1:0] NodeGeom = node_geom();
+
+  // The bitmap bit of each node's representative, node n at [(n-1)*BitW +: BitW]: its switch on
+  // the first row ring of its block (1D: the node's switch) or, with on_column, on the first
+  // column ring (2D). Every class has exactly one of each.
+  function automatic logic [NumNodes*BitW-1:0] rep_bits(bit on_column);
+    int lvl;
+    int brow;
+    int bcol;
+    for (int n = 0; n < (TooLarge ? 0 : NumNodes); n++) begin
+      lvl  = 32'(NodeGeom[n*GeomW + 2*CoordW +: LevelW]);
+      brow = 32'(NodeGeom[n*GeomW + CoordW +: CoordW]);
+      bcol = 32'(NodeGeom[n*GeomW +: CoordW]);
+      if (on_column) begin
+        rep_bits[n*BitW +: BitW] =
+            BitW'((Side + (bcol << lvl)) * RingSwitches + ((2 * brow + 1) << (lvl - 2)) - 1);
+      end else begin
+        rep_bits[n*BitW +: BitW] =
+            BitW'((brow << lvl) * RingSwitches + ((2 * bcol + 1) << (lvl - 2)) - 1);
       end
     end
   endfunction
+  localparam logic [NumNodes*BitW-1:0] RowReps = rep_bits(1'b0);
+  localparam logic [NumNodes*BitW-1:0] ColReps = (Dim == 2) ? rep_bits(1'b1) : '0;
 
-
-  // The positions of ring r that are their node's representative: 1D every one (a node is one
-  // switch); 2D the row switches on a block's first row (the row ring's number is a multiple of
-  // the block size 2^lvl), so that each class has exactly one.
-  function automatic logic [RingSwitches-1:0] ring_reps(int r);
-    for (int p = 0; p < RingSwitches; p++) begin
-      ring_reps[p] = (Dim == 1) ||
-                     (r < Side && (r & ((1 << 32'(PosLevels[p*LevelW +: LevelW])) - 1)) == 0);
+  // 2D: ring i of a group (rows or columns) and ring i + 1 lie in the same block of 2^lvl rings
+  // unless 2^lvl divides i + 1, i.e. unless lvl <= tz(i+1): at the positions of level > tz(i+1)
+  // a class's switches on the two rings must agree. (The last ring of a group has none.)
+  function automatic logic [NumSwitches-1:0] pair_mask();
+    int t;
+    int q;
+    pair_mask = '0;
+    for (int r = 0; r < ((Dim == 2 && !TooLarge) ? NumRings : 0); r++) begin
+      q = r % Side + 1;
+      t = 0;
+      for (int i = 0; i < 31; i++) begin
+        if (q % 2 == 0) begin
+          t = t + 1;
+          q = q / 2;
+        end
+      end
+      for (int p = 0; p < RingSwitches; p++) begin
+        pair_mask[r*RingSwitches + p] = (32'(PosLevels[p*LevelW +: LevelW]) > t);
+      end
     end
   endfunction
+  localparam logic [NumSwitches-1:0] PairMask = pair_mask();
   /* verilator coverage_on */
 
   ///////////
@@ -191,21 +228,12 @@ module rta_bitmap_ctrl #(
   // The vectors below are functions of whole vectors. (As functions, not always_comb blocks that
   // build a vector bit by bit: Icarus 11 wakes such a block again on its own partial writes.)
 
-  // The representatives among a ring's positions (`reps`) placed at their nodes (node n at n-1).
-  function automatic logic [NumNodes-1:0] place(logic [RingSwitches-1:0] bits,
-                                                logic [RingSwitches*NodeW-1:0] ring,
-                                                logic [RingSwitches-1:0] reps);
-    place = '0;
-    for (int p = 0; p < RingSwitches; p++) begin
-      if (reps[p]) place = place | (NumNodes'(bits[p]) << ring[p*NodeW +: NodeW]);
-    end
-  endfunction
-
-  // Per position of a ring whose node table is `ring`: the state of its node in `nodes`.
-  function automatic logic [RingSwitches-1:0] pick(logic [NumNodes-1:0] nodes,
-                                                   logic [RingSwitches*NodeW-1:0] ring);
-    for (int p = 0; p < RingSwitches; p++) begin
-      pick[p] = nodes[ring[p*NodeW +: NodeW]];
+  // Per node, the bit of `bits` that a table (RowReps, ColReps) names (node n at n-1). (A loop
+  // over NumNodes entries; at the large sizes it stays a loop in the generated code.)
+  function automatic logic [NumNodes-1:0] gather(logic [NumSwitches-1:0] bits,
+                                                 logic [NumNodes*BitW-1:0] reps);
+    for (int n = 0; n < NumNodes; n++) begin
+      gather[n] = bits[reps[n*BitW +: BitW]];
     end
   endfunction
 
@@ -227,8 +255,12 @@ module rta_bitmap_ctrl #(
   assign srta_ok = |srta_hit;
 
   if (NumInner == 0) begin : g_no_inner
-    // Side = 4: one node, no children.
+    // Side = 4: one node, no children (in 1D its state is read nowhere else).
     assign closure_bad = 1'b0;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_node_on;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign unused_node_on = ^node_on;
   end else begin : g_closure
     assign closure_bad = closure_of(node_on);
   end
@@ -237,38 +269,51 @@ module rta_bitmap_ctrl #(
   // ARTA targets //
   //////////////////
 
-  // Cleared: the argument and its ancestors (parent: 1D j/2, 2D (j+2)/4), at most L-1 nodes.
-  // Set: the argument's subtree, whose nodes k levels below it are the contiguous heap range
-  // [lo, hi] (children of j: 2j, 2j+1 in 1D, 4j-2 .. 4j+1 in 2D). An argument outside
-  // 1 .. NumNodes is refused before either is used.
-  localparam logic [NumNodes-1:0] NodesOnes = {NumNodes{1'b1}};
-  localparam logic [NumNodes-1:0] NodesOne  = NumNodes'(1);
+  // Cleared: the classes of the argument and its ancestors (parent: 1D j/2, 2D (j+2)/4), at
+  // most L-1 nodes. Set: the argument's subtree, which is every switch inside its block (the
+  // quadtree's / in-order tree's descendants tile it). An argument outside 1 .. NumNodes is
+  // refused before either is used.
+  // (Replications, not '1: yosys 0.23 reads a localparam '1 as a single 1.)
+  localparam logic [NumSwitches-1:0]  AllOnes  = {NumSwitches{1'b1}};
+  localparam logic [RingSwitches-1:0] RingOnes = {RingSwitches{1'b1}};
 
-  function automatic logic [NumNodes-1:0] ancestors(logic [ArgW-1:0] arg);
+  // The switches of node n (1 .. NumNodes; else none) on the rings of its block: its class's
+  // position (whole = 0) or every position inside the block (whole = 1, positions centre +-
+  // 2^(lvl-2) - 1), on the block's row rings and, 2D, its column rings.
+  function automatic logic [NumSwitches-1:0] block_bits(int n, bit whole);
+    int lvl;
+    int brow;
+    int bcol;
+    int half;
+    int rings;
+    logic [RingSwitches-1:0] span, row_pos, col_pos;
+    block_bits = '0;
+    if (n >= 1 && n <= NumNodes) begin
+      lvl     = 32'(NodeGeom[(n-1)*GeomW + 2*CoordW +: LevelW]);
+      brow    = 32'(NodeGeom[(n-1)*GeomW + CoordW +: CoordW]);
+      bcol    = 32'(NodeGeom[(n-1)*GeomW +: CoordW]);
+      half    = whole ? (1 << (lvl - 2)) - 1 : 0;
+      rings   = (Dim == 1) ? 1 : 1 << lvl;
+      span    = RingOnes >> (RingSwitches - 2 * half - 1);  // 2 * half + 1 positions
+      row_pos = span << (((2 * bcol + 1) << (lvl - 2)) - 1 - half);
+      col_pos = span << (((2 * brow + 1) << (lvl - 2)) - 1 - half);
+      block_bits = {NumRings{row_pos}} & (AllOnes << ((brow << lvl) * RingSwitches)) &
+                   ~(AllOnes << (((brow << lvl) + rings) * RingSwitches));
+      if (Dim == 2) begin
+        block_bits = block_bits | ({NumRings{col_pos}} &
+                     (AllOnes << ((Side + (bcol << lvl)) * RingSwitches)) &
+                     ~(AllOnes << ((Side + (bcol << lvl) + rings) * RingSwitches)));
+      end
+    end
+  endfunction
+
+  function automatic logic [NumSwitches-1:0] ancestors(logic [ArgW-1:0] arg);
     int a;
     ancestors = '0;
     a = 32'(arg);
     for (int k = 0; k < AncSteps; k++) begin
-      // (A shift, not ancestors[a-1] = 1: yosys 0.23 loses such a write once `a` changes
-      // later in the loop.)
-      if (a >= 1 && a <= NumNodes) ancestors = ancestors | (NodesOne << (a - 1));
+      ancestors = ancestors | block_bits(a, 1'b0);
       a = (Dim == 1) ? (a >> 1) : ((a + 2) >> 2);
-    end
-  endfunction
-
-  function automatic logic [NumNodes-1:0] subtree(logic [ArgW-1:0] arg);
-    int lo;
-    int hi;
-    subtree = '0;
-    lo = 32'(arg);
-    hi = 32'(arg);
-    for (int k = 0; k < AncSteps; k++) begin
-      if (lo >= 1 && lo <= NumNodes) begin
-        if (hi > NumNodes) hi = NumNodes;
-        subtree = subtree | ((NodesOnes << (lo - 1)) & (NodesOnes >> (NumNodes - hi)));
-      end
-      lo = (Dim == 1) ? 2 * lo : 4 * lo - 2;
-      hi = (Dim == 1) ? 2 * hi + 1 : 4 * hi + 1;
     end
   endfunction
 
@@ -279,44 +324,21 @@ module rta_bitmap_ctrl #(
     end
   endfunction
 
-  // Per bit: its class's state (the 2D uniformity check), its node cleared / set by the ARTA
-  // edits, and whether SET_LEVEL with the argument turns it ON; ring by ring, each ring with its
-  // own node table.
-  logic [NumSwitches-1:0] class_on, clear_bits, set_bits, level_bits;
-  logic [NumNodes-1:0]    node_clear, node_set;
+  logic [NumSwitches-1:0] clear_bits, set_bits, level_bits;
 
-  assign node_clear = ancestors(cmd_arg_i);
-  assign node_set   = subtree(cmd_arg_i);
-  // node_on gathers the rings' representatives: reps[r] holds rings 0 .. r-1's.
-  // (split_var: one variable per element, else Verilator sees the chain as a loop.)
-  logic [NumNodes-1:0] reps [LoopRings+1] /* verilator split_var */;
-  assign reps[0] = '0;
-  assign node_on = reps[LoopRings];
-  if (TooLarge) begin : g_too_large
-    assign class_on   = '0;
-    assign clear_bits = '0;
-    assign set_bits   = '0;
-  end
-  for (genvar r = 0; r < LoopRings; r++) begin : g_ring
-    localparam logic [RingSwitches*NodeW-1:0] Nodes = ring_nodes(r);
-    localparam logic [RingSwitches-1:0]       Reps  = ring_reps(r);
-    assign reps[r+1] = reps[r] | place(check_bitmap[r*RingSwitches +: RingSwitches], Nodes, Reps);
-    assign class_on[r*RingSwitches +: RingSwitches]   = pick(node_on, Nodes);
-    assign clear_bits[r*RingSwitches +: RingSwitches] = pick(node_clear, Nodes);
-    assign set_bits[r*RingSwitches +: RingSwitches]   = pick(node_set, Nodes);
-  end
+  assign node_on    = gather(check_bitmap, RowReps);
+  assign clear_bits = ancestors(cmd_arg_i);
+  assign set_bits   = block_bits(32'(cmd_arg_i), 1'b1);
   assign level_bits = {NumRings{level_pattern(cmd_arg_i)}};
 
-  // 2D: every bit must equal its class's representative. (In 1D a node is a single bit, its own
-  // representative: nothing to check.)
+  // 2D: every bit must equal its class's representative: a class's switches agree from ring to
+  // ring of its block (rows and columns apart), and its first row and first column switch agree.
+  // (In 1D a node is a single bit: nothing to check.)
   if (Dim == 2) begin : g_uniform
-    assign uniform_bad = |(check_bitmap ^ class_on);
+    assign uniform_bad = |((check_bitmap ^ (check_bitmap >> RingSwitches)) & PairMask) |
+                         |(node_on ^ gather(check_bitmap, ColReps));
   end else begin : g_no_uniform
     assign uniform_bad = 1'b0;
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic unused_class_on;
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign unused_class_on = ^class_on;
   end
 
   assign arta_ok = ~|closure_bad & ~uniform_bad;
