@@ -34,12 +34,15 @@ WORD = 32
 
 
 class Save:
-    def __init__(self, block, dump, note):
+    def __init__(self, block, dump, note, stem=None, how=()):
+        """stem: the save file's name (default: the block's); how: lines saying how to write the
+        dump it serves, when the cosim needs options for it (a PE window)."""
         self.lines = [
             "[*] GTKWave save file for the %s cosim, written by cosim/rta/gen_gtkw.py (edit that)." % block,
             "[*] %s" % note,
+        ] + ["[*]   %s" % line for line in how] + [
             "[*] Start from the repository root (filters: waves/filters/*.txt), e.g.",
-            "[*]   gtkwave %s waves/%s.gtkw" % (dump, block),
+            "[*]   gtkwave %s waves/%s.gtkw" % (dump, stem or block),
             "[dumpfile] \"%s\"" % dump,
             "[timestart] 0",
             "[size] 1280 720",
@@ -157,7 +160,7 @@ def main():
     for name, ns in (("rta_ring", (4, 8, 16, 64, 256, 1024)), ("rta_ring_n4096", (4096,))):
         s = Save("rta_ring", "waves/%s.fst" % ("rta_ring_n16" if len(ns) > 1 else name),
                  "rtl/rta_ring.sv, N = %s: the bitmap, switches 0..6 and PEs 0..3 (x_i driven, "
-                 "x_o arriving)." % ", ".join(map(str, ns)))
+                 "x_o arriving)." % ", ".join(map(str, ns)), stem=name)
         with s.group("bitmap"):
             s.vector_variants("top.bitmap_i", [n // 2 - 1 for n in ns])
             ring_switches(s, "top.rta_ring", 7)
@@ -169,7 +172,7 @@ def main():
                         ("rta_torus2d_s128", (128,))):
         s = Save("rta_torus2d", "waves/%s.fst" % ("rta_torus2d_s4" if len(sides) > 1 else name),
                  "rtl/rta_torus2d.sv, side %s: the bitmap, row 0 and column 0 switches, PEs "
-                 "(0,0)..(0,3)." % ", ".join(map(str, sides)))
+                 "(0,0)..(0,3)." % ", ".join(map(str, sides)), stem=name)
         with s.group("bitmap"):
             s.vector_variants("top.bitmap_i", [x * (x - 2) for x in sides])
             ring_switches(s, "top.rta_torus2d.g_row[0].u_ring", 7, "row0_sw")
@@ -178,11 +181,35 @@ def main():
             pe_ports(s, pe, ("l", "r", "u", "d"), [x * x * WORD for x in sides])
         s.write(os.path.join(waves, name + ".gtkw"))
 
+    # PE windows of the torus: the wave of one row ring (--wave-scope), for the sizes whose whole
+    # wave is too large to open (at Side 128 each PE port vector is 512 kbit, the wave of 50
+    # cycles 77 MB); the row's own ports carry its PEs' words. One per size group, as above.
+    ring = "top.rta_torus2d.g_row[0].u_ring"
+    for name, sides in (("rta_torus2d_row0", (4, 8, 16, 32)), ("rta_torus2d_s64_row0", (64,)),
+                        ("rta_torus2d_s128_row0", (128,))):
+        side = sides[-1]
+        dump = "waves/rta_torus2d_s%d_row0.fst" % side
+        s = Save("rta_torus2d", dump,
+                 "rtl/rta_torus2d.sv, side %s, the window of row 0's ring only: its bitmap, "
+                 "switches 0..6, PEs (0,0)..(0,3)." % ", ".join(map(str, sides)), stem=name,
+                 how=("written by: build/bin/cosim_rta_torus2d --side %d --wave %s "
+                      "--wave-scope 'top.rta_torus2d.g_row[0]'" % (side, dump),))
+        with s.group("row 0 bitmap"):
+            s.vector_variants(ring + ".bitmap_i", [x // 2 - 1 for x in sides])
+            ring_switches(s, ring, 7, "row0_sw")
+        for pe in range(4):
+            with s.group("PE (0,%d)" % pe):
+                for port in ("l", "r"):
+                    for suffix in ("i", "o"):
+                        s.word("%s_%s[%d]" % (port, suffix, pe), "%s.%s_%s" % (ring, port, suffix),
+                               [x * WORD for x in sides], pe)
+        s.write(os.path.join(waves, name + ".gtkw"))
+
     # bitmap widths: 1D Side s has s/2 - 1 switches, 2D s (s - 2)
     for name, widths in (("rta_bitmap_ctrl", (3, 31, 127, 8, 48, 224, 960)),
                          ("rta_bitmap_ctrl_d1_s4096", (2047,)), ("rta_bitmap_ctrl_d2_s128", (16128,))):
         s = Save("rta_bitmap_ctrl", "waves/%s.fst" % ("rta_bitmap_ctrl_d1_s8" if len(widths) > 1 else name),
-                 "rtl/rta_bitmap_ctrl.sv: command, bitmap, mode, error (names via filters).")
+                 "rtl/rta_bitmap_ctrl.sv: command, bitmap, mode, error (names via filters).", stem=name)
         ctrl_ports(s, widths, {"top.rta_bitmap_ctrl": widths})
         s.write(os.path.join(waves, name + ".gtkw"))
 
