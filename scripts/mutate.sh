@@ -51,6 +51,7 @@ sys_runs='^rta_system(1d_n8|2d_s4)$'
 torus128_runs='^rta_torus2d_s128$'
 ctrl128_runs='^rta_bitmap_ctrl_d2_s128$'
 ps_runs='^(ps_network_n(2|4|8)(_fast)?|ps_system)$'
+recon32_runs='^recon_system_fbp_512$'
 
 # id @ file @ sed expression @ runs @ EQUIVALENT: reason (empty: not equivalent); fields split
 # at "@" because the expressions contain "|"
@@ -90,6 +91,9 @@ mutants=(
   "sys1d_bitmap@rta_system1d.sv@s/    .bitmap_i(bitmap_o),/    .bitmap_i(~bitmap_o),/@$sys_runs@"
   "sys2d_ud@rta_system2d.sv@s/    .u_i     (u_i),/    .u_i     (d_i),/@$sys_runs@"
   "sys2d_bitmap@rta_system2d.sv@s/    .bitmap_i(bitmap_o),/    .bitmap_i(~bitmap_o),/@$sys_runs@"
+  # 2^19-word memories only (the PET paper's corners, recon_system at 32 PEs): the write address
+  # keeps 15 bits, every address of a memory of up to 32768 words (all the other sizes).
+  "ps_wr_addr15@ps_router.sv@s/assign wra_addr = base_q + wra_off_q + AddrW'(wra_rel);/assign wra_addr = (base_q + wra_off_q + AddrW'(wra_rel)) \& AddrW'(32767);/@$recon32_runs@"
   "ps_adder@ps_router.sv@s/wra_data = in0_data + in1_data;/wra_data = in0_data - in1_data;/@$ps_runs@"
   "ps_out1_valid@ps_router.sv@s/assign out_valid\[1\] = rdb_act \&\& rdb_to_q\[1\];/assign out_valid[1] = rdb_act;/@$ps_runs@"
   "ps_done@ps_router.sv@s/        done_d = 1'b1;/        done_d = 1'b0;/@$ps_runs@"
