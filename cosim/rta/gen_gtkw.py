@@ -230,6 +230,28 @@ def main():
                   "u": [16 * WORD, 64 * WORD], "d": [16 * WORD, 64 * WORD]})
     s.write(os.path.join(waves, "rta_system.gtkw"))
 
+    # ---- the systems' long sizes (PINET_LONG_TESTS): 1D N = 4096, 2D Side 128 ---------------
+    s = Save("rta_system", "waves/rta_system1d_n4096.fst",
+             "rtl/rta_system1d.sv, N = 4096: controller, switch states, PEs 0..3 during the reduce.",
+             stem="rta_system1d_n4096")
+    ctrl_ports(s, (2047,), {"top.rta_system1d.u_ctrl": (2047,)})
+    with s.group("switch states"):
+        ring_switches(s, "top.rta_system1d.u_ring", 7)
+    for pe in range(4):
+        pe_ports(s, pe, ("l", "r"), [4096 * WORD])
+    s.write(os.path.join(waves, "rta_system1d_n4096.gtkw"))
+
+    s = Save("rta_system", "waves/rta_system2d_s128.fst",
+             "rtl/rta_system2d.sv, side 128: controller, row 0 and column 0 switch states, PEs "
+             "(0,0)..(0,3) during the reduce.", stem="rta_system2d_s128")
+    ctrl_ports(s, (16128,), {"top.rta_system2d.u_ctrl": (16128,)})
+    with s.group("switch states"):
+        ring_switches(s, "top.rta_system2d.u_torus.g_row[0].u_ring", 7, "row0_sw")
+        ring_switches(s, "top.rta_system2d.u_torus.g_col[0].u_ring", 7, "col0_sw")
+    for pe in range(4):
+        pe_ports(s, pe, ("l", "r", "u", "d"), [128 * 128 * WORD])
+    s.write(os.path.join(waves, "rta_system2d_s128.gtkw"))
+
 
 if __name__ == "__main__":
     main()
