@@ -10,19 +10,26 @@
 #        default: the checkers the fabric's cosim binds; all: every instance's, the parts' too;
 #        both: as 1, plus a column of the PE-cycles/s of the same model built without them),
 #        BENCH_FLAT=1 (the torus with its rings inlined, as before cosim/common/compile_once.vlt;
-#        by default the bench reads that file, as the cosims do),
+#        by default the bench reads that file, as the cosims do; both: compile-once, plus columns
+#        of the flat build's wall time, peak memory and PE-cycles/s relative to the first size's
+#        compile-once model),
 #        BENCH_WAVE=1 (also the cost of an FST wave of every cycle: the model rebuilt with
 #        --trace-fst, the writer on the simulation thread, and with --trace-threads 1, the writer
-#        on its own thread; wall-clock slowdown against the model alone), BENCH_COSIM=DIR (a build's
-#        bin/ directory: also the cosim executable of that size with its compare against the C
-#        model and without, --compare 1 / 0, interleaved in the same run).
+#        on its own thread; for the torus also the PE window of row 0's ring, as the cosims'
+#        --wave-scope 'top.rta_torus2d.g_row[0]', writer inline; wall-clock slowdown against the
+#        model alone), BENCH_COSIM=DIR (a build's bin/ directory: also the cosim executable of that
+#        size, the regression's, driving only (--compare 0) and comparing with the C model
+#        (--compare 1): PE-cycles/s of the marginal cycles (a run of 2n cycles minus a run of n,
+#        so the model's construction and the C model's setup are excluded), and the driving
+#        rate relative to the first size's).
 #
 # For each size: Verilates rta_ring / rta_torus2d (-O3 --x-assign fast --x-initial fast, the
 # cosims' options, plus VERILATOR_ARGS) with bench_scaling_main.cpp, a driver that puts random
 # words on every input port and a random bitmap each cycle and calls eval() (no C model, no
 # compare), and prints one line: the build's wall time and peak memory (/usr/bin/time -v), the
 # model's cycles/s and PE-cycles/s on CPU time, the PE-cycles/s relative to the first size and
-# the run's peak memory; with BENCH_WAVE / BENCH_COSIM the columns described above. Not a test.
+# the run's peak memory; with BENCH_FLAT / BENCH_CHECKERS / BENCH_WAVE / BENCH_COSIM the columns
+# described above. Not a test.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/quote.sh
@@ -63,7 +70,12 @@ case ${BENCH_CHECKERS:-1} in
 esac
 # The cosims' compile-once configuration (the torus's rings not inlined), unless BENCH_FLAT=1.
 once=("$root/cosim/common/compile_once.vlt")
-[ "${BENCH_FLAT:-0}" = 1 ] && once=()
+case ${BENCH_FLAT:-0} in
+  0|both) ;;
+  1) once=() ;;
+  *) echo "bench_scaling: BENCH_FLAT must be 0, 1 or both (got '$(pinet_quote "$BENCH_FLAT")')" >&2; exit 2 ;;
+esac
+scope_def=""
 # build <dir> <extra verilator args...>: the bench driver of this size, into <dir>/obj/bench.
 build() {
   local d=$1
@@ -75,7 +87,7 @@ build() {
      "${vargs[@]}" "$@" --top-module "$top" \
      --Mdir "$d/obj" -CFLAGS "-O2 -std=c++17 -DBENCH_TOP=V$top -DBENCH_HDR='\"V$top.h\"' \
        -DBENCH_PES=$pes -DBENCH_TORUS=$([ "$kind" = torus ] && echo 1 || echo 0) \
-       -DBENCH_BITMAP_BITS=$bm -DBENCH_WAVE=$wave_def" \
+       -DBENCH_BITMAP_BITS=$bm -DBENCH_WAVE=$wave_def$scope_def" \
      "${files[@]}" "${asserts[@]}" "$root/cosim/rta/bench_scaling_main.cpp" -o bench > "$d/build.log" 2>&1) \
     || { echo "bench_scaling: build of $kind $s ($*) failed, see $d/build.log" >&2; exit 1; }
 }
@@ -90,13 +102,35 @@ run() {
   rm -f "$1/w.fst"
   echo "$out $(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$1/run.time")"
 }
+# build_stats <dir>: "<wall s> <peak MB>" of the build in <dir>.
+build_stats() {
+  awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, a, ":"); t = 0;
+              for (i = 1; i <= n; i++) t = t * 60 + a[i]; w = t}
+              /Maximum resident/ {m = $2 / 1024} END {printf "%.1f %.0f\n", w, m}' "$1/build.time"
+}
+# cosim_rate <exe> <size option> <size> <compare> <n>: PE-cycles/s of the cosim's marginal cycles,
+# wall time of a run of 2n cycles minus one of n.
+cosim_rate() {
+  local t=() c a b
+  for c in "$5" "$(($5 * 2))"; do
+    a=$(date +%s.%N)
+    "$1" "$2" "$3" --cycles "$c" --compare "$4" --quiet >/dev/null \
+      || { echo "bench_scaling: $1 $2 $3 --cycles $c --compare $4 failed" >&2; exit 1; }
+    b=$(date +%s.%N)
+    t+=("$(awk -v a="$a" -v b="$b" 'BEGIN {print b - a}')")
+  done
+  awk -v n="$5" -v p="$pes" -v t1="${t[0]}" -v t2="${t[1]}" \
+    'BEGIN {d = t2 - t1; if (d <= 0) d = 1e-9; printf "%.4g", n * p / d}'
+}
+rel() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 field() { awk -v k="$2" '{for (i = 1; i < NF; i++) if ($i == k) print $(i + 1)}' <<<"$1"; }
 first=""
 cols="%-6s %6s %6s %8s %8s %11s %12s %6s %7s"
 hdr=(fabric size PEs build_s bld_MB cycles/s PE-cycles/s rel run_MB)
-if [ "${BENCH_WAVE:-0}" = 1 ]; then cols+=" %9s %9s"; hdr+=(fst_x fst_thr_x); fi
+if [ "${BENCH_FLAT:-0}" = both ]; then cols+=" %8s %8s %8s"; hdr+=(flat_s flat_MB flat_rel); fi
 if [ "${BENCH_CHECKERS:-1}" = both ]; then cols+=" %13s %7s"; hdr+=(PE-cyc/s_bare rel_bare); fi
-if [ -n "${BENCH_COSIM:-}" ]; then cols+=" %12s %12s"; hdr+=(cosim_drive cosim_compare); fi
+if [ "${BENCH_WAVE:-0}" = 1 ]; then cols+=" %9s %9s %9s"; hdr+=(fst_x fst_thr_x fst_row_x); fi
+if [ -n "${BENCH_COSIM:-}" ]; then cols+=" %12s %12s %9s"; hdr+=(cosim_drive cosim_compare drive_rel); fi
 # shellcheck disable=SC2059
 printf "$cols\n" "${hdr[@]}"
 for s in "${sizes[@]}"; do
@@ -105,15 +139,23 @@ for s in "${sizes[@]}"; do
   dir=$work/${kind}_$s
   wave_def=0
   build "$dir"
-  wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, a, ":"); t = 0;
-         for (i = 1; i <= n; i++) t = t * 60 + a[i]; print t}' "$dir/build.time")
-  peak=$(awk -F': ' '/Maximum resident/ {printf "%.0f", $2 / 1024}' "$dir/build.time")
+  read -r wall peak < <(build_stats "$dir")
   out=$(run "$dir")
   cps=$(field "$out" cycles/s)
   pcps=$(field "$out" PE-cycles/s)
   [ -n "$first" ] || first=$pcps
   rel=$(awk -v a="$pcps" -v b="$first" 'BEGIN {printf "%.3f", a / b}')
-  row=("$kind" "$s" "$pes" "$(printf %.1f "$wall")" "$peak" "$(printf %.4g "$cps")" "$(printf %.4g "$pcps")" "$rel" "${out##* }")
+  row=("$kind" "$s" "$pes" "$wall" "$peak" "$(printf %.4g "$cps")" "$(printf %.4g "$pcps")" "$rel" "${out##* }")
+  if [ "${BENCH_FLAT:-0}" = both ]; then
+    # The same model with the rings inlined (no compile_once.vlt): its build and its rate.
+    saved=("${once[@]}")
+    once=()
+    build "$dir.flat"
+    once=("${saved[@]}")
+    read -r fwall fpeak < <(build_stats "$dir.flat")
+    fp=$(field "$(run "$dir.flat")" PE-cycles/s)
+    row+=("$fwall" "$fpeak" "$(rel "$fp" "$first")")
+  fi
   if [ "${BENCH_CHECKERS:-1}" = both ]; then
     # The same model without any checker: its PE-cycles/s and their ratio to the first size's.
     saved=("${asserts[@]}")
@@ -122,7 +164,7 @@ for s in "${sizes[@]}"; do
     asserts=("${saved[@]}")
     bare=$(field "$(run "$dir.bare")" PE-cycles/s)
     [ -n "${first_bare:-}" ] || first_bare=$bare
-    row+=("$(printf %.4g "$bare")" "$(awk -v a="$bare" -v b="$first_bare" 'BEGIN {printf "%.3f", a / b}')")
+    row+=("$(printf %.4g "$bare")" "$(rel "$bare" "$first_bare")")
   fi
   if [ "${BENCH_WAVE:-0}" = 1 ]; then
     # Slowdown on wall-clock time: the model alone, then with the FST writer inline and on its
@@ -135,19 +177,25 @@ for s in "${sizes[@]}"; do
     w2=$(field "$(run "$dir.fst_thr")" wall-cycles/s)
     row+=("$(awk -v a="$base" -v b="$w1" 'BEGIN {printf "%.1f", a / b}')"
           "$(awk -v a="$base" -v b="$w2" 'BEGIN {printf "%.1f", a / b}')")
+    if [ "$kind" = torus ]; then
+      # The PE window: row 0's ring only (the ring has no smaller scope than its ports).
+      scope_def=" -DBENCH_WAVE_SCOPE='\"top.rta_torus2d.g_row[0]\"'"
+      build "$dir.fst_row" --trace-fst
+      scope_def=""
+      w3=$(field "$(run "$dir.fst_row")" wall-cycles/s)
+      row+=("$(awk -v a="$base" -v b="$w3" 'BEGIN {printf "%.1f", a / b}')")
+    else
+      row+=("-")
+    fi
   fi
   if [ -n "${BENCH_COSIM:-}" ]; then
     # The cosim executable of this build: PE-cycles/s driving only and with the compare, each on
     # about BENCH_SECS of wall time (cycles from the model's own rate), interleaved here.
     exe=$BENCH_COSIM/cosim_$top
     n=$(awk -v c="$cps" -v t="$secs" 'BEGIN {n = int(c * t / 4); print (n < 100 ? 100 : n)}')
-    for compare in 0 1; do
-      t0=$(date +%s.%N)
-      "$exe" $opt "$s" --cycles "$n" --compare $compare --quiet >/dev/null \
-        || { echo "bench_scaling: $exe $opt $s --compare $compare failed" >&2; exit 1; }
-      t1=$(date +%s.%N)
-      row+=("$(awk -v n="$n" -v p="$pes" -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4g", n * p / (b - a)}')")
-    done
+    drive=$(cosim_rate "$exe" $opt "$s" 0 "$n")
+    [ -n "${first_drive:-}" ] || first_drive=$drive
+    row+=("$drive" "$(cosim_rate "$exe" $opt "$s" 1 "$n")" "$(rel "$drive" "$first_drive")")
   fi
   # shellcheck disable=SC2059
   printf "$cols\n" "${row[@]}"

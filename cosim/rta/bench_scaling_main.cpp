@@ -4,7 +4,9 @@
 // Build defines: BENCH_TOP (Vrta_ring / Vrta_torus2d), BENCH_HDR, BENCH_PES, BENCH_TORUS (0/1),
 // BENCH_BITMAP_BITS; BENCH_WAVE 1 (a model built with --trace-fst): every cycle is dumped to the
 // FST file argv[2], and the wall-clock rates are printed too (with --trace-threads the writer's
-// thread adds CPU time that the wall clock does not see).
+// thread adds CPU time that the wall clock does not see); BENCH_WAVE_SCOPE "S": only the signals
+// under scope S are dumped (a PE window, as the cosims' --wave-scope S). The model's scope is
+// `top`, as in the cosims.
 #include BENCH_HDR
 #include "verilated.h"
 #if BENCH_WAVE
@@ -51,11 +53,14 @@ template <class T> static uint32_t fold(const T& p, int bits) {
 int main(int argc, char** argv) {
   double secs = argc > 1 ? atof(argv[1]) : 2.0;
   auto ctx = std::make_unique<VerilatedContext>();
-  auto m = std::make_unique<BENCH_TOP>(ctx.get());
+  auto m = std::make_unique<BENCH_TOP>(ctx.get(), "top");
 #if BENCH_WAVE
   ctx->traceEverOn(true);
   auto fst = std::make_unique<VerilatedFstC>();
   m->trace(fst.get(), 99);
+#ifdef BENCH_WAVE_SCOPE
+  fst->dumpvars(99, BENCH_WAVE_SCOPE);  // before open: the declarations
+#endif
   fst->open(argc > 2 ? argv[2] : "bench.fst");
   if (!fst->isOpen()) {
     fprintf(stderr, "bench: cannot write %s\n", argc > 2 ? argv[2] : "bench.fst");
