@@ -106,13 +106,6 @@ module rta_bitmap_ctrl #(
   endfunction
   localparam logic [RingSwitches*LevelW-1:0] PosLevels = pos_levels();
 
-  // A ring's SRTA pattern of level l: the positions of level <= l ON.
-  function automatic logic [RingSwitches-1:0] ring_pattern(int l);
-    for (int p = 0; p < RingSwitches; p++) begin
-      ring_pattern[p] = (32'(PosLevels[p*LevelW +: LevelW]) <= l);
-    end
-  endfunction
-
   // Each node's block, node n at [(n-1)*GeomW +: GeomW] = {lvl, brow, bcol}: its switching
   // level and its place. 1D: the in-order tree's node 2^d + k (depth d = L - lvl) is the switch
   // at position p + 1 = (2k + 1) * 2^(lvl-2): brow = 0, bcol = k. 2D: the class of the block of
@@ -195,6 +188,14 @@ module rta_bitmap_ctrl #(
   localparam logic [NumSwitches-1:0] PairMask = pair_mask();
   /* verilator coverage_on */
 
+  // A ring's SRTA pattern of level arg: the positions of level <= arg ON (the same on every
+  // ring). SET_LEVEL loads it; SRTA legality compares with it.
+  function automatic logic [RingSwitches-1:0] level_pattern(logic [ArgW-1:0] arg);
+    for (int p = 0; p < RingSwitches; p++) begin
+      level_pattern[p] = (arg >= ArgW'(PosLevels[p*LevelW +: LevelW]));
+    end
+  endfunction
+
   ///////////
   // State //
   ///////////
@@ -249,7 +250,7 @@ module rta_bitmap_ctrl #(
 
   // SRTA: the pattern of level l is the same on every ring (its switches of level <= l ON).
   for (genvar l = 1; l <= Levels; l++) begin : g_srta
-    localparam logic [RingSwitches-1:0] RingPattern = ring_pattern(l);
+    localparam logic [RingSwitches-1:0] RingPattern = level_pattern(ArgW'(l));
     assign srta_hit[l-1] = (check_bitmap == {NumRings{RingPattern}});
   end
   assign srta_ok = |srta_hit;
@@ -314,13 +315,6 @@ module rta_bitmap_ctrl #(
     for (int k = 0; k < AncSteps; k++) begin
       ancestors = ancestors | block_bits(a, 1'b0);
       a = (Dim == 1) ? (a >> 1) : ((a + 2) >> 2);
-    end
-  endfunction
-
-  // SET_LEVEL's pattern on a ring: the positions of level <= arg ON (the same on every ring).
-  function automatic logic [RingSwitches-1:0] level_pattern(logic [ArgW-1:0] arg);
-    for (int p = 0; p < RingSwitches; p++) begin
-      level_pattern[p] = (arg >= ArgW'(PosLevels[p*LevelW +: LevelW]));
     end
   endfunction
 

@@ -75,7 +75,7 @@ mutants=(
   "ctrl_quad_4bits@rta_bitmap_ctrl.sv@0,/for (int j = 0; j < 15; j++) begin/s//for (int j = 0; j < 4; j++) begin/@$ctrl128_runs@"
   "ctrl_reset_bitmap@rta_bitmap_ctrl.sv@s/bitmap_q <= '1;/bitmap_q <= '0;/@$ctrl_runs@"
   "ctrl_reset_mode@rta_bitmap_ctrl.sv@s/mode_q   <= rta_pkg::ModeSrta;/mode_q   <= rta_pkg::ModeRta;/@$ctrl_runs@"
-  "ctrl_quad_bit1@rta_bitmap_ctrl.sv@s/brow = brow | (((idx >> (2 \* j + 1)) \& 1) << j);/brow = brow | (((idx >> (2 * j + (j > 0 ? 1 : 0))) \& 1) << j);/@$ctrl_runs@"
+  "ctrl_quad_bit1@rta_bitmap_ctrl.sv@s/brow = brow | (((idx >> (2 \* j + 1)) \& 1) << j);/brow = brow | (((idx >> (2 * j + (j > 0 ? 0 : 1))) \& 1) << j);/;s/bcol = bcol | (((idx >> (2 \* j)) \& 1) << j);/bcol = bcol | (((idx >> (2 * j + (j > 0 ? 1 : 0))) \& 1) << j);/@$ctrl_runs@"
   "ctrl_noreset_err@rta_bitmap_ctrl.sv@/^      err_q    <= rta_pkg::ErrOk;$/d@$ctrl_runs@"
   "ctrl_srta_any@rta_bitmap_ctrl.sv@s/rta_pkg::ModeSrta: check_legal = srta_ok;/rta_pkg::ModeSrta: check_legal = 1'b1;/@$ctrl_runs@"
   "ctrl_closure@rta_bitmap_ctrl.sv@s/~(on\[2\*n-1\] \& on\[2\*n\])/~(on[2*n-1] | on[2*n])/@$ctrl_runs@"
