@@ -113,13 +113,14 @@ def ring_switches(s, prefix, count, label="sw"):
         s.switch("%s[%d]" % (label, p), "%s.g_switch[%d].u_switch.on_i" % (prefix, p))
 
 
-def pe_ports(s, pe, ports, widths):
-    """widths: the port vectors' widths in the dumps, one list for all ports or port -> list."""
-    with s.group("PE %d" % pe):
+def pe_ports(s, pe, ports, widths, scope="top", title=None):
+    """widths: the port vectors' widths in the dumps, one list for all ports or port -> list;
+    scope: where the port vectors are (the top, or a ring of a PE window)."""
+    with s.group(title or "PE %d" % pe):
         for port in ports:
             w = widths[port] if isinstance(widths, dict) else widths
             for suffix in ("i", "o"):
-                s.word("%s_%s[%d]" % (port, suffix, pe), "top.%s_%s" % (port, suffix), w, pe)
+                s.word("%s_%s[%d]" % (port, suffix, pe), "%s.%s_%s" % (scope, port, suffix), w, pe)
 
 
 def ctrl_ports(s, bitmap_widths, scopes):
@@ -198,11 +199,7 @@ def main():
             s.vector_variants(ring + ".bitmap_i", [x // 2 - 1 for x in sides])
             ring_switches(s, ring, 7, "row0_sw")
         for pe in range(4):
-            with s.group("PE (0,%d)" % pe):
-                for port in ("l", "r"):
-                    for suffix in ("i", "o"):
-                        s.word("%s_%s[%d]" % (port, suffix, pe), "%s.%s_%s" % (ring, port, suffix),
-                               [x * WORD for x in sides], pe)
+            pe_ports(s, pe, ("l", "r"), [x * WORD for x in sides], ring, "PE (0,%d)" % pe)
         s.write(os.path.join(waves, name + ".gtkw"))
 
     # bitmap widths: 1D Side s has s/2 - 1 switches, 2D s (s - 2)
@@ -231,27 +228,22 @@ def main():
     s.write(os.path.join(waves, "rta_system.gtkw"))
 
     # ---- the systems' long sizes (PINET_LONG_TESTS): 1D N = 4096, 2D Side 128 ---------------
-    s = Save("rta_system", "waves/rta_system1d_n4096.fst",
-             "rtl/rta_system1d.sv, N = 4096: controller, switch states, PEs 0..3 during the reduce.",
-             stem="rta_system1d_n4096")
-    ctrl_ports(s, (2047,), {"top.rta_system1d.u_ctrl": (2047,)})
-    with s.group("switch states"):
-        ring_switches(s, "top.rta_system1d.u_ring", 7)
-    for pe in range(4):
-        pe_ports(s, pe, ("l", "r"), [4096 * WORD])
-    s.write(os.path.join(waves, "rta_system1d_n4096.gtkw"))
-
-    s = Save("rta_system", "waves/rta_system2d_s128.fst",
-             "rtl/rta_system2d.sv, side 128: controller, row 0 and column 0 switch states, PEs "
-             "(0,0)..(0,3) during the reduce.", stem="rta_system2d_s128")
-    ctrl_ports(s, (16128,), {"top.rta_system2d.u_ctrl": (16128,)})
-    with s.group("switch states"):
-        ring_switches(s, "top.rta_system2d.u_torus.g_row[0].u_ring", 7, "row0_sw")
-        ring_switches(s, "top.rta_system2d.u_torus.g_col[0].u_ring", 7, "col0_sw")
-    for pe in range(4):
-        pe_ports(s, pe, ("l", "r", "u", "d"), [128 * 128 * WORD])
-    s.write(os.path.join(waves, "rta_system2d_s128.gtkw"))
-
+    for name, top, bits, pes, what, rings, ports in (
+            ("rta_system1d_n4096", "rta_system1d", 2047, 4096, "N = 4096: controller, switch states",
+             (("u_ring", "sw"),), ("l", "r")),
+            ("rta_system2d_s128", "rta_system2d", 16128, 128 * 128,
+             "side 128: controller, row 0 and column 0 switch states",
+             (("u_torus.g_row[0].u_ring", "row0_sw"), ("u_torus.g_col[0].u_ring", "col0_sw")),
+             ("l", "r", "u", "d"))):
+        s = Save("rta_system", "waves/%s.fst" % name,
+                 "rtl/%s.sv, %s, PEs 0..3 during the reduce." % (top, what), stem=name)
+        ctrl_ports(s, (bits,), {"top.%s.u_ctrl" % top: (bits,)})
+        with s.group("switch states"):
+            for ring, label in rings:
+                ring_switches(s, "top.%s.%s" % (top, ring), 7, label)
+        for pe in range(4):
+            pe_ports(s, pe, ports, [pes * WORD])
+        s.write(os.path.join(waves, name + ".gtkw"))
 
 if __name__ == "__main__":
     main()
