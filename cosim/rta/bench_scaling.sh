@@ -19,9 +19,9 @@
 #        --wave-scope 'top.rta_torus2d.g_row[0]', writer inline; wall-clock slowdown against the
 #        model alone), BENCH_COSIM=DIR (a build's bin/ directory: also the cosim executable of that
 #        size, the regression's, driving only (--compare 0) and comparing with the C model
-#        (--compare 1): PE-cycles/s of the marginal cycles (a run of 2n cycles minus a run of n,
-#        so the model's construction and the C model's setup are excluded), and the driving
-#        rate relative to the first size's).
+#        (--compare 1): PE-cycles per CPU second of the marginal cycles (a run of 2n cycles minus
+#        a run of n, n about BENCH_SECS of the model's cycles, so the model's construction and the
+#        C model's setup are excluded), and the driving rate relative to the first size's).
 #
 # For each size: Verilates rta_ring / rta_torus2d (-O3 --x-assign fast --x-initial fast, the
 # cosims' options, plus VERILATOR_ARGS) with bench_scaling_main.cpp, a driver that puts random
@@ -108,16 +108,14 @@ build_stats() {
               for (i = 1; i <= n; i++) t = t * 60 + a[i]; w = t}
               /Maximum resident/ {m = $2 / 1024} END {printf "%.1f %.0f\n", w, m}' "$1/build.time"
 }
-# cosim_rate <exe> <size option> <size> <compare> <n>: PE-cycles/s of the cosim's marginal cycles,
-# wall time of a run of 2n cycles minus one of n.
+# cosim_rate <exe> <size option> <size> <compare> <n>: PE-cycles per CPU second of the cosim's
+# marginal cycles, the user CPU time of a run of 2n cycles minus that of a run of n (wall-clock
+# differences of short runs varied by half on this shared machine).
 cosim_rate() {
-  local t=() c a b
+  local t=() c
   for c in "$5" "$(($5 * 2))"; do
-    a=$(date +%s.%N)
-    "$1" "$2" "$3" --cycles "$c" --compare "$4" --quiet >/dev/null \
+    t+=("$( { /usr/bin/time -f %U "$1" "$2" "$3" --cycles "$c" --compare "$4" --quiet >/dev/null; } 2>&1 )") \
       || { echo "bench_scaling: $1 $2 $3 --cycles $c --compare $4 failed" >&2; exit 1; }
-    b=$(date +%s.%N)
-    t+=("$(awk -v a="$a" -v b="$b" 'BEGIN {print b - a}')")
   done
   awk -v n="$5" -v p="$pes" -v t1="${t[0]}" -v t2="${t[1]}" \
     'BEGIN {d = t2 - t1; if (d <= 0) d = 1e-9; printf "%.4g", n * p / d}'
@@ -192,7 +190,7 @@ for s in "${sizes[@]}"; do
     # The cosim executable of this build: PE-cycles/s driving only and with the compare, each on
     # about BENCH_SECS of wall time (cycles from the model's own rate), interleaved here.
     exe=$BENCH_COSIM/cosim_$top
-    n=$(awk -v c="$cps" -v t="$secs" 'BEGIN {n = int(c * t / 4); print (n < 100 ? 100 : n)}')
+    n=$(awk -v c="$cps" -v t="$secs" 'BEGIN {n = int(c * t); print (n < 100 ? 100 : n)}')
     drive=$(cosim_rate "$exe" $opt "$s" 0 "$n")
     [ -n "${first_drive:-}" ] || first_drive=$drive
     row+=("$drive" "$(cosim_rate "$exe" $opt "$s" 1 "$n")" "$(rel "$drive" "$first_drive")")
