@@ -165,23 +165,16 @@ module rta_bitmap_ctrl #(
   localparam logic [NumNodes*BitW-1:0] ColReps = (Dim == 2) ? rep_bits(1'b1) : '0;
 
   // 2D: ring i of a group (rows or columns) and ring i + 1 lie in the same block of 2^lvl rings
-  // unless 2^lvl divides i + 1, i.e. unless lvl <= tz(i+1): at the positions of level > tz(i+1)
-  // a class's switches on the two rings must agree. (The last ring of a group has none.)
+  // unless 2^lvl divides i + 1: at the positions of such a level a class's switches on the two
+  // rings must agree. (The last ring of a group, i + 1 = Side, has none.)
   function automatic logic [NumSwitches-1:0] pair_mask();
-    int t;
-    int q;
+    int next;
     pair_mask = '0;
     for (int r = 0; r < ((Dim == 2 && !TooLarge) ? NumRings : 0); r++) begin
-      q = r % Side + 1;
-      t = 0;
-      for (int i = 0; i < 31; i++) begin
-        if (q % 2 == 0) begin
-          t = t + 1;
-          q = q / 2;
-        end
-      end
+      next = r % Side + 1;
       for (int p = 0; p < RingSwitches; p++) begin
-        pair_mask[r*RingSwitches + p] = (32'(PosLevels[p*LevelW +: LevelW]) > t);
+        pair_mask[r*RingSwitches + p] =
+            ((next & ((1 << 32'(PosLevels[p*LevelW +: LevelW])) - 1)) != 0);
       end
     end
   endfunction
