@@ -120,7 +120,9 @@ cosim_rate() {
   awk -v n="$5" -v p="$pes" -v t1="${t[0]}" -v t2="${t[1]}" \
     'BEGIN {d = t2 - t1; if (d <= 0) d = 1e-9; printf "%.4g", n * p / d}'
 }
+# rel <a> <b>: a / b to 3 places (a rate against the first size's); slowdown <a> <b>: to 1 place.
 rel() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
+slowdown() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", a / b}'; }
 field() { awk -v k="$2" '{for (i = 1; i < NF; i++) if ($i == k) print $(i + 1)}' <<<"$1"; }
 first=""
 cols="%-6s %6s %6s %8s %8s %11s %12s %6s %7s"
@@ -142,8 +144,7 @@ for s in "${sizes[@]}"; do
   cps=$(field "$out" cycles/s)
   pcps=$(field "$out" PE-cycles/s)
   [ -n "$first" ] || first=$pcps
-  rel=$(awk -v a="$pcps" -v b="$first" 'BEGIN {printf "%.3f", a / b}')
-  row=("$kind" "$s" "$pes" "$wall" "$peak" "$(printf %.4g "$cps")" "$(printf %.4g "$pcps")" "$rel" "${out##* }")
+  row=("$kind" "$s" "$pes" "$wall" "$peak" "$(printf %.4g "$cps")" "$(printf %.4g "$pcps")" "$(rel "$pcps" "$first")" "${out##* }")
   if [ "${BENCH_FLAT:-0}" = both ]; then
     # The same model with the rings inlined (no compile_once.vlt): its build and its rate.
     saved=("${once[@]}")
@@ -173,22 +174,21 @@ for s in "${sizes[@]}"; do
     build "$dir.fst_thr" --trace-fst --trace-threads 1
     w1=$(field "$(run "$dir.fst")" wall-cycles/s)
     w2=$(field "$(run "$dir.fst_thr")" wall-cycles/s)
-    row+=("$(awk -v a="$base" -v b="$w1" 'BEGIN {printf "%.1f", a / b}')"
-          "$(awk -v a="$base" -v b="$w2" 'BEGIN {printf "%.1f", a / b}')")
+    row+=("$(slowdown "$base" "$w1")" "$(slowdown "$base" "$w2")")
     if [ "$kind" = torus ]; then
       # The PE window: row 0's ring only (the ring has no smaller scope than its ports).
       scope_def=" -DBENCH_WAVE_SCOPE='\"top.rta_torus2d.g_row[0]\"'"
       build "$dir.fst_row" --trace-fst
       scope_def=""
       w3=$(field "$(run "$dir.fst_row")" wall-cycles/s)
-      row+=("$(awk -v a="$base" -v b="$w3" 'BEGIN {printf "%.1f", a / b}')")
+      row+=("$(slowdown "$base" "$w3")")
     else
       row+=("-")
     fi
   fi
   if [ -n "${BENCH_COSIM:-}" ]; then
-    # The cosim executable of this build: PE-cycles/s driving only and with the compare, each on
-    # about BENCH_SECS of wall time (cycles from the model's own rate), interleaved here.
+    # The cosim executable of this build: PE-cycles per CPU second driving only and with the
+    # compare (cosim_rate), n about BENCH_SECS of the model's own cycles.
     exe=$BENCH_COSIM/cosim_$top
     n=$(awk -v c="$cps" -v t="$secs" 'BEGIN {n = int(c * t); print (n < 100 ? 100 : n)}')
     drive=$(cosim_rate "$exe" $opt "$s" 0 "$n")
