@@ -21,7 +21,9 @@
 #        size, the regression's, driving only (--compare 0) and comparing with the C model
 #        (--compare 1): PE-cycles per CPU second of the marginal cycles (a run of 2n cycles minus
 #        a run of n, n about BENCH_SECS of the model's cycles, so the model's construction and the
-#        C model's setup are excluded), and the driving rate relative to the first size's).
+#        C model's setup are excluded; the median of BENCH_REPEAT such pairs, default 5, each run
+#        pinned to CPU BENCH_CPU, default the last, none: not pinned), and the driving rate
+#        relative to the first size's).
 #
 # For each size: Verilates rta_ring / rta_torus2d (-O3 --x-assign fast --x-initial fast, the
 # cosims' options, plus VERILATOR_ARGS) with bench_scaling_main.cpp, a driver that puts random
@@ -110,17 +112,27 @@ build_stats() {
               /Maximum resident/ {m = $2 / 1024} END {printf "%.1f %.0f\n", w, m}' "$1/build.time"
 }
 # cosim_rate <exe> <size option> <size> <compare> <n>: PE-cycles per CPU second of the cosim's
-# marginal cycles, the user CPU time of a run of 2n cycles minus that of a run of n (wall-clock
-# differences of short runs varied by half on this shared machine).
+# marginal cycles, the user CPU time of a run of 2n cycles minus that of a run of n, the median
+# of BENCH_REPEAT such pairs (default 5), each run pinned to CPU BENCH_CPU (default the last one;
+# none: not pinned). Single wall-clock differences of short runs varied by half on this shared
+# machine.
 cosim_rate() {
-  local t=() c
-  for c in "$5" "$(($5 * 2))"; do
-    t+=("$( { /usr/bin/time -f %U "$1" "$2" "$3" --cycles "$c" --compare "$4" --quiet >/dev/null; } 2>&1 )") \
-      || { echo "bench_scaling: $1 $2 $3 --cycles $c --compare $4 failed" >&2; exit 1; }
+  local rates=() t c k
+  for ((k = 0; k < ${BENCH_REPEAT:-5}; k++)); do
+    t=()
+    for c in "$5" "$(($5 * 2))"; do
+      t+=("$( { /usr/bin/time -f %U "${pin[@]}" "$1" "$2" "$3" --cycles "$c" --compare "$4" \
+                  --quiet >/dev/null; } 2>&1 )") \
+        || { echo "bench_scaling: $1 $2 $3 --cycles $c --compare $4 failed" >&2; exit 1; }
+    done
+    rates+=("$(awk -v n="$5" -v p="$pes" -v t1="${t[0]}" -v t2="${t[1]}" \
+                 'BEGIN {d = t2 - t1; if (d <= 0) d = 1e-9; printf "%.6g", n * p / d}')")
   done
-  awk -v n="$5" -v p="$pes" -v t1="${t[0]}" -v t2="${t[1]}" \
-    'BEGIN {d = t2 - t1; if (d <= 0) d = 1e-9; printf "%.4g", n * p / d}'
+  printf '%s\n' "${rates[@]}" | sort -g | awk '{r[NR] = $1} END {printf "%.4g", r[int((NR + 1) / 2)]}'
 }
+pin=()
+cpu=${BENCH_CPU:-$(($(nproc) - 1))}
+if [ "$cpu" != none ] && command -v taskset >/dev/null; then pin=(taskset -c "$cpu"); fi
 # rel <a> <b>: a / b to 3 places (a rate against the first size's); slowdown <a> <b>: to 1 place.
 rel() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a / b}'; }
 slowdown() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", a / b}'; }
