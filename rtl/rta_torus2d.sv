@@ -37,12 +37,19 @@ module rta_torus2d #(
   // elaboration stops at once on the range error instead of unrolling thousands of instances.
   localparam bit TooLarge     = Side > 128;
 
-  // The flat ports are gathered and scattered one word or one row vector per continuous
-  // assignment, at constant positions: a simulator that compiles the block (Verilator) then
-  // copies each word once per evaluation instead of rebuilding the Side*Side*Width-bit ports
-  // from Side*Side pieces. Procedural loops would say the same, but Verilator 5.006 keeps a loop
-  // of more than 64 iterations as a loop over variable part-selects of the whole port (at Side
-  // 64 and 128 the model's time per PE was then 1.5 to 2.5 times the 8 x 8 torus's).
+  // The flat ports are gathered and scattered word by word in loops (see "Ports" below, and the
+  // columns' gather in g_col): a simulator that compiles the block (Verilator) then copies each
+  // word once per evaluation instead of rebuilding the Side*Side*Width-bit ports from Side*Side
+  // pieces (the cost per PE stays flat as Side grows). Each ring reads and writes vectors of its
+  // own generate block: bound to an element of an array of rings' vectors, a ring port made the
+  // compiled model copy the whole element for every word read (at Side 128, where the loops are
+  // no longer unrolled, a cost growing as Side^3).
+  logic [RowWords-1:0] row_l_out [Side];
+  logic [RowWords-1:0] row_r_out [Side];
+  // Column c's words, row r at word r.
+  logic [RowWords-1:0] col_u_out [Side];
+  logic [RowWords-1:0] col_d_out [Side];
+  logic [RowWords-1:0] col_u_word, col_d_word;  // the column being scattered
 
   //////////////////////
   // Horizontal rings //
@@ -50,6 +57,7 @@ module rta_torus2d #(
 
   // Row r's PEs are consecutive in the scalar numbering: its words are one contiguous slice.
   for (genvar r = 0; r < (TooLarge ? 0 : Side); r++) begin : g_row
+    logic [RowWords-1:0] l_out, r_out;
     rta_ring #(
       .N    (Side),
       .Width(Width)
@@ -57,24 +65,25 @@ module rta_torus2d #(
       .bitmap_i(bitmap_i[r*RingSwitches +: RingSwitches]),
       .l_i     (l_i[r*RowWords +: RowWords]),
       .r_i     (r_i[r*RowWords +: RowWords]),
-      .l_o     (l_o[r*RowWords +: RowWords]),
-      .r_o     (r_o[r*RowWords +: RowWords])
+      .l_o     (l_out),
+      .r_o     (r_out)
     );
+    assign row_l_out[r] = l_out;
+    assign row_r_out[r] = r_out;
   end
 
   ////////////////////
   // Vertical rings //
   ////////////////////
 
-  // Column c's ring sees PE (r, c) at its position r: the column's words are gathered into ring
-  // vectors on the way in and scattered back on the way out, one assignment per word.
   for (genvar c = 0; c < (TooLarge ? 0 : Side); c++) begin : g_col
     logic [RowWords-1:0] u_in, d_in, u_out, d_out;
-    for (genvar r = 0; r < Side; r++) begin : g_pe
-      assign u_in[r*Width +: Width] = u_i[(r*Side+c)*Width +: Width];
-      assign d_in[r*Width +: Width] = d_i[(r*Side+c)*Width +: Width];
-      assign u_o[(r*Side+c)*Width +: Width] = u_out[r*Width +: Width];
-      assign d_o[(r*Side+c)*Width +: Width] = d_out[r*Width +: Width];
+    // The column's input words, row r at word r (one assignment per word; c is a constant).
+    always_comb begin
+      for (int r = 0; r < Side; r++) begin
+        u_in[r*Width +: Width] = u_i[(r*Side+c)*Width +: Width];
+        d_in[r*Width +: Width] = d_i[(r*Side+c)*Width +: Width];
+      end
     end
     rta_ring #(
       .N    (Side),
@@ -86,6 +95,29 @@ module rta_torus2d #(
       .l_o     (u_out),
       .r_o     (d_out)
     );
+    assign col_u_out[c] = u_out;
+    assign col_d_out[c] = d_out;
+  end
+
+  ///////////
+  // Ports //
+  ///////////
+
+  // Scatter every output word (one assignment per row vector or word, no Side*Side-piece
+  // concatenation), column by column: one copy of each column's vector, not one per word.
+  always_comb begin
+    for (int r = 0; r < Side; r++) begin
+      l_o[r*RowWords +: RowWords] = row_l_out[r];
+      r_o[r*RowWords +: RowWords] = row_r_out[r];
+    end
+    for (int c = 0; c < Side; c++) begin
+      col_u_word = col_u_out[c];
+      col_d_word = col_d_out[c];
+      for (int r = 0; r < Side; r++) begin
+        u_o[(r*Side+c)*Width +: Width] = col_u_word[r*Width +: Width];
+        d_o[(r*Side+c)*Width +: Width] = col_d_word[r*Width +: Width];
+      end
+    end
   end
 
   ////////////////

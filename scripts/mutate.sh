@@ -69,7 +69,7 @@ mutants=(
   "torus_row_bits@rta_torus2d.sv@s/.bitmap_i(bitmap_i\[r\*RingSwitches +: RingSwitches\]),/.bitmap_i(bitmap_i[(Side-1-r)*RingSwitches +: RingSwitches]),/@$torus_runs@"
   # Side 128 only: rows 64..127 of a column read the input word of row r - 64 (r & 63 = r below).
   "torus_row64@rta_torus2d.sv@s/u_in\[r\*Width +: Width\] = u_i\[(r\*Side+c)\*Width +: Width\];/u_in[r*Width +: Width] = u_i[((r \& 63)*Side+c)*Width +: Width];/@$torus128_runs@"
-  "torus_out_row@rta_torus2d.sv@s/= d_out\[r\*Width +: Width\];/= d_out[(Side-1-r)*Width +: Width];/@$torus_runs@"
+  "torus_out_row@rta_torus2d.sv@s/= col_d_word\[r\*Width +: Width\];/= col_d_word[(Side-1-r)*Width +: Width];/@$torus_runs@"
   # 2D Side 128 only: a class's block row and column keep 4 bits in the quadtree index, enough
   # for the blocks of depth <= 4 (Side <= 64), not for the 32 x 32 blocks of depth 5.
   "ctrl_quad_4bits@rta_bitmap_ctrl.sv@0,/for (int j = 0; j < 15; j++) begin/s//for (int j = 0; j < 4; j++) begin/@$ctrl128_runs@"

@@ -1,7 +1,7 @@
 // pinet assertion checkers (rtl/assert/, docs/verification.md "Assertions"): one checker module
-// and one bind file per RTL module (and rta_ring_route_check, the ring properties that the ring's
-// and the torus's checkers both assert), read by the Verilator builds (cosim, testbenches, lint)
-// after rtl/pinet.f, with +incdir+rtl/assert and --assert. Icarus and yosys synthesis do not read
+// and one bind file per RTL module (and rta_ring_route_check, the ring properties that
+// rta_ring_assert asserts), read by the Verilator builds (cosim, testbenches, lint) after
+// rtl/pinet.f, with +incdir+rtl/assert and --assert. Icarus and yosys synthesis do not read
 // them; the formal flow gets the checkers through the `ifdef FORMAL instance at the end of each
 // module.
 rtl/assert/ps_router_assert.sv

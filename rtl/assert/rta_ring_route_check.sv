@@ -2,8 +2,8 @@
 //
 // rta_ring_route_check: the routes of one 1D RTA ring (SPEC 1.1) as three flags, stated per link
 // of the ring rather than per switch and bypass piece; the OFF switches cut the ring into
-// segments of consecutive PEs, each a ring of its own. Written once, asserted by rta_ring_assert
-// (on a ring's ports) and by rta_torus2d_assert (on every row and column of the torus's ports).
+// segments of consecutive PEs, each a ring of its own. Asserted by rta_ring_assert on a ring's
+// ports.
 //
 //   direct_ok_o   PE 2m's R port and PE 2m+1's L port are wired to each other (no switch)
 //   on_ok_o       an ON switch p joins PE 2p+1's R port and PE 2p+2's L port, both ways
@@ -13,8 +13,8 @@
 //
 // Combinational, one term per PE pair and per switch, at constant positions (generate loops: a
 // procedural loop of more than 64 iterations stays a loop over variable part-selects of the
-// whole port in Verilator 5.006, at twice the cost per PE). The one variable part-select left is
-// the segment's first PE, carried along the switches as first[p].
+// whole port in Verilator 5.006, at twice the cost per PE). The words at a segment's first PE are
+// carried along the switches (first_l_i, first_l_o) rather than read at a variable position.
 
 module rta_ring_route_check #(
   parameter int N     = 8,
@@ -34,15 +34,17 @@ module rta_ring_route_check #(
   /* verilator coverage_off */ // a checker: its failing terms are false only on an RTL bug
 
   localparam int NumSwitches = N / 2 - 1;
-  localparam int PosW        = $clog2(N);
 
   logic [N/2-1:0]         direct_good;
   logic [NumSwitches-1:0] on_good;
   logic [NumSwitches:0]   segment_good;
-  // first[p]: the first PE of the segment whose last PE is 2p+1 (PE N-1 for p = NumSwitches).
-  logic [PosW-1:0]        first [NumSwitches+1] /*verilator split_var*/;
+  // first_l_i[p] / first_l_o[p]: the words driven out of / arriving at the L port of the first
+  // PE of the segment whose last PE is 2p+1 (PE N-1 for p = NumSwitches).
+  logic [Width-1:0]       first_l_i [NumSwitches+1] /*verilator split_var*/;
+  logic [Width-1:0]       first_l_o [NumSwitches+1] /*verilator split_var*/;
 
-  assign first[0] = '0;
+  assign first_l_i[0] = l_i[0 +: Width];
+  assign first_l_o[0] = l_o[0 +: Width];
 
   for (genvar m = 0; m < N / 2; m++) begin : g_pair
     assign direct_good[m] = r_o[(2*m)*Width +: Width] == l_i[(2*m+1)*Width +: Width] &&
@@ -56,13 +58,14 @@ module rta_ring_route_check #(
       assign on_good[p]   = !bitmap_i[p] ||
                             (r_o[(2*p+1)*Width +: Width] == l_i[(2*p+2)*Width +: Width] &&
                              l_o[(2*p+2)*Width +: Width] == r_i[(2*p+1)*Width +: Width]);
-      assign first[p+1]   = bitmap_i[p] ? first[p] : PosW'(2 * p + 2);
+      assign first_l_i[p+1] = bitmap_i[p] ? first_l_i[p] : l_i[(2*p+2)*Width +: Width];
+      assign first_l_o[p+1] = bitmap_i[p] ? first_l_o[p] : l_o[(2*p+2)*Width +: Width];
     end else begin : g_last
       assign ends_segment = 1'b1;
     end
     assign segment_good[p] = !ends_segment ||
-                             (r_o[(2*p+1)*Width +: Width] == l_i[first[p]*Width +: Width] &&
-                              l_o[first[p]*Width +: Width] == r_i[(2*p+1)*Width +: Width]);
+                             (r_o[(2*p+1)*Width +: Width] == first_l_i[p] &&
+                              first_l_o[p] == r_i[(2*p+1)*Width +: Width]);
   end
 
   assign direct_ok_o  = &direct_good;
