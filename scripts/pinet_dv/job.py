@@ -3,6 +3,7 @@
 A job's files live in the engine's scratch directory (tmp): <i>.out (its output), and on a farm
 whatever the launcher needs; its results are attributes, not files."""
 import os
+import re
 import shlex
 from dataclasses import dataclass, field
 from typing import List, Optional
@@ -29,15 +30,32 @@ def read_runs(path: str) -> List[Run]:
     return runs
 
 
+# POSIX bracket classes of an ERE, in Python's re syntax (inside a bracket expression)
+_POSIX_CLASSES = {"alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z",
+                  "lower": "a-z", "space": " \\t\\n\\r\\f\\v", "xdigit": "0-9A-Fa-f",
+                  "punct": "!-/:-@\\[-`{-~", "blank": " \\t"}
+
+
+def ere_search(pattern: str, text: str) -> bool:
+    """Whether the POSIX ERE PATTERN matches somewhere in TEXT, as bash's [[ text =~ pattern ]]
+    answers (the bracket classes translated; a pattern that does not compile matches nothing, as
+    =~ then fails)."""
+    for name, chars in _POSIX_CLASSES.items():
+        pattern = pattern.replace(f"[:{name}:]", chars)
+    try:
+        return re.search(pattern, text) is not None
+    except re.error:
+        return False
+
+
 def selected(run: Run, long: bool, only: Optional[str]) -> bool:
     """Whether a run-list line runs: not a comment, default kind or --long, matching --only (an
     ERE searched in the name, as bash's =~ does)."""
-    import re
     if not run.name or run.name.startswith("#"):
         return False
     if run.kind != "default" and not long:
         return False
-    return not only or re.search(only, run.name) is not None
+    return not only or ere_search(only, run.name)
 
 
 @dataclass
