@@ -13,14 +13,18 @@ tests/lint/check_verdict_parsers.py, keeps it so). From the shell, scripts/verdi
 command line below:
 
     verdict.py last [FILE]          the last verdict line of FILE (default stdin); exit 1 if none
+    verdict.py first [FILE] [--kind PASS|FAIL]
+                                    the first well-formed verdict line (of that kind); exit 1 if none
     verdict.py fields [FILE]        that line's fields, tab-separated:
                                     kind block cycles seed signal dut expected assertion
                                     ('-' where a field does not apply); exit 1 if none
     verdict.py check [FILE] [--kind PASS|FAIL] [--block B] [--cycle C] [--cycles N]
-                     [--seed S] [--signal REGEX] [--assertion NAME] [--only]
+                     [--seed S] [--signal REGEX] [--assertion NAME] [--only] [--trailer]
                                     exit 0 if the last verdict line has these fields (--only:
-                                    and is the input's only non-empty line), else print what
-                                    was found on stderr and exit 1
+                                    and is the input's only non-empty line; --trailer: a PASS
+                                    line may end with " (<text>)", as the DPI example's
+                                    testbench prints it), else print what was found on stderr
+                                    and exit 1
     verdict.py regex pass|fail [BLOCK]
                                     the CMake (ERE) regular expression of a PASS line / the
                                     start of a FAIL line of BLOCK (default: any block)
@@ -33,6 +37,9 @@ from dataclasses import dataclass
 from typing import Optional
 
 PASS_RE = re.compile(r"^PASS (\S+) matched ([0-9]+) cycles seed ([0-9]+)$")
+# the same with a parenthesised trailer, " (1731 memory writes)": SystemVerilog testbenches
+# (examples/dpi_scoreboard), accepted only when asked for (parse(..., trailer=True))
+PASS_TRAILER_RE = re.compile(r"^PASS (\S+) matched ([0-9]+) cycles seed ([0-9]+)(?: \(.*\))?$")
 FAIL_RE = re.compile(r"^FAIL (\S+) cycle ([0-9]+) (.*)seed ([0-9]+)$")
 MISMATCH_RE = re.compile(r"^(\S+) DUT 0x([0-9a-f]+) expected 0x([0-9a-f]+) $")
 ASSERTION_RE = re.compile(r"^assertion (\S+) $")
@@ -63,10 +70,10 @@ def format_pass(block: str, cycles: int, seed: int) -> str:
     return f"PASS {block} matched {cycles} cycles seed {seed}"
 
 
-def parse(line: str) -> Optional[Verdict]:
+def parse(line: str, trailer: bool = False) -> Optional[Verdict]:
     """The verdict of one line, or None when the line is not a well-formed verdict."""
     line = line.rstrip("\r\n")
-    m = PASS_RE.match(line)
+    m = (PASS_TRAILER_RE if trailer else PASS_RE).match(line)
     if m:
         return Verdict("PASS", m.group(1), int(m.group(2)), int(m.group(3)), line)
     m = FAIL_RE.match(line)
@@ -132,17 +139,17 @@ def main(argv) -> int:
             _usage("regex pass|fail [BLOCK]")
         print(cmake_regex(rest[0], rest[1] if len(rest) == 2 else None))
         return 0
-    if cmd not in ("last", "fields", "check"):
+    if cmd not in ("last", "first", "fields", "check"):
         _usage(f"unknown command '{quote(cmd)}'")
     want = {}
-    only = False
+    only = trailer = False
     path = None
     opts = {"--kind": "kind", "--block": "block", "--cycle": "cycle", "--cycles": "cycles",
             "--seed": "seed", "--signal": "signal", "--assertion": "assertion"}
     i = 0
     while i < len(rest):
         a = rest[i]
-        if cmd == "check" and a in opts:
+        if (cmd == "check" or (cmd == "first" and a == "--kind")) and a in opts:
             if i + 1 >= len(rest):
                 _usage(f"{a} needs a value")
             want[opts[a]] = rest[i + 1]
@@ -150,6 +157,8 @@ def main(argv) -> int:
             continue
         if cmd == "check" and a == "--only":
             only = True
+        elif cmd == "check" and a == "--trailer":
+            trailer = True
         elif a.startswith("--") and a != "-":
             _usage(f"{cmd}: unknown option '{quote(a)}'")
         elif path is None:
@@ -164,13 +173,20 @@ def main(argv) -> int:
     except OSError as e:
         print(f"verdict: '{quote(path)}': {e.strerror}", file=sys.stderr)
         return 2
+    if cmd == "first":
+        for ln in text.splitlines():
+            v = parse(ln)
+            if v is not None and want.get("kind") in (None, v.kind):
+                print(v.line)
+                return 0
+        return 1
     line = last_line(text)
     if cmd == "last":
         if line is None:
             return 1
         print(line)
         return 0
-    v = parse(line) if line is not None else None
+    v = parse(line, trailer) if line is not None else None
     if cmd == "fields":
         if v is None:
             return 1

@@ -62,6 +62,9 @@ rc, out, _ = run(["last"], text)
 check(rc == 0 and out.startswith("FAIL a cycle 2"), "cli last")
 rc, out, _ = run(["last"], "no verdict\n")
 check(rc == 1 and out == "", "cli last: none -> 1")
+rc, out, _ = run(["first", "--kind", "FAIL"], "verify: x\nPASS a matched 1 cycles seed 1\n" + text)
+check(rc == 0 and out == "FAIL a cycle 2 x DUT 0x1 expected 0x0 seed 1\n", f"cli first --kind FAIL: {out!r}")
+check(run(["first", "--kind", "FAIL"], "PASS a matched 1 cycles seed 1\n")[0] == 1, "cli first: none -> 1")
 rc, out, _ = run(["fields"], "FAIL b cycle 5 sig DUT 0x3 expected 0x2 seed 9\n")
 check(rc == 0 and out == "FAIL\tb\t5\t9\tsig\t3\t2\t-\n", f"cli fields: {out!r}")
 line = "FAIL m cycle 4 assertion m.p seed 1\n"
@@ -74,6 +77,9 @@ check(run(["check", "--kind", "PASS", "--cycles", "10"], "PASS z matched 10 cycl
       "cli check: PASS cycles")
 check(run(["check", "--kind", "FAIL", "--cycle", "4", "--signal", r"ch\[[0-9]+\].*"],
           "FAIL z cycle 4 ch[3]:1->2.data DUT 0x1 expected 0x0 seed 2\n")[0] == 0, "cli check: signal regex")
+tb = "PASS ps_network matched 1800 cycles seed 7 (1731 memory writes)\n- tb.sv:379: Verilog $finish\n"
+check(run(["check", "--kind", "PASS", "--seed", "7"], tb)[0] == 1, "a PASS line with a trailer: not without --trailer")
+check(run(["check", "--kind", "PASS", "--seed", "7", "--trailer"], tb)[0] == 0, "a PASS line with a trailer: --trailer")
 for bad in (["nope"], ["check", "--kind", "MAYBE"], ["check", "--seed"], ["regex"], []):
     rc, out, err = run(bad)
     check(rc == 2 and len(err.strip().splitlines()) == 1, f"cli usage {bad}: exit {rc}, {err!r}")
