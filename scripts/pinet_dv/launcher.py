@@ -34,6 +34,7 @@ class LauncherError(Exception):
 
 class Launcher:
     name = "base"
+    dry = False    # a launcher that runs nothing (the flow then writes no outputs)
     # the summary's extra column after the save file: its header, or None
     extra_column: Optional[str] = None
 
@@ -170,7 +171,12 @@ def _slurm():
     return SlurmLauncher
 
 
-LAUNCHERS = {"local": lambda: LocalLauncher, "slurm": _slurm}
+def _dryrun():
+    from pinet_dv.dryrun import DryRunLauncher
+    return DryRunLauncher
+
+
+LAUNCHERS = {"local": lambda: LocalLauncher, "slurm": _slurm, "dryrun": _dryrun}
 
 
 def make_launcher(farm: str, opts) -> Launcher:

@@ -102,6 +102,15 @@ def verify(argv):
     o.root = os.getcwd()
     runs = J.read_runs(os.path.join(o.build, "cosim_runs.list"))
     waves = o.waves
+    from pinet_dv.launcher import LAUNCHERS
+    if o.farm in LAUNCHERS and LAUNCHERS[o.farm]().dry:
+        # a dry run: the commands only; nothing is written, nothing removed
+        jobs = J.make_jobs(runs, long=o.long, only=o.only or None, seed=o.seed, nseeds=o.seeds,
+                           waves=o.waves, coverage=o.coverage, tmp="")
+        if not jobs:
+            return no_runs(o.only)
+        scheduler.run_all(make_launcher(o.farm, o), jobs, tick=False)
+        return 0
     os.makedirs(waves, exist_ok=True)
     if o.coverage:
         shutil.rmtree(os.path.join(waves, "coverage"), ignore_errors=True)
