@@ -128,7 +128,10 @@ no_runs() {
 
 # The executables the selected runs need (--rtl builds only those), from the engine's run list.
 needed_targets() {
-  engine targets --build "$build" ${only:+--only "$only"} $([ $long -eq 1 ] && echo --long)
+  local a=(targets "--build=$build")
+  [ -n "$only" ] && a+=("--only=$only")
+  [ $long -eq 1 ] && a+=(--long)
+  engine "${a[@]}"
 }
 
 # configure COSIM_TARGETS: cmake for this run, verilating only COSIM_TARGETS ("" = all, "none").
@@ -171,14 +174,15 @@ fi
 # failing one alone and writes the summary, the JUnit XML, the coverage checks, the sign-off
 # table and the report from the jobs. exec: Ctrl-C and SIGTERM reach it (a farm's tasks are
 # cancelled) and its exit status is this script's.
-args=(--build "$build" --waves "$waves" -j "$jobs" --farm "$farm")
-[ -n "$seed" ] && args+=(--seed "$seed")
-[ -n "$nseeds" ] && args+=(--seeds "$nseeds")
-[ -n "$only" ] && args+=(--only "$only")
+# (--opt=VALUE: a value may start with '-', as --sbatch-args "--account=rtl" does)
+args=("--build=$build" "--waves=$waves" -j "$jobs" "--farm=$farm")
+[ -n "$seed" ] && args+=("--seed=$seed")
+[ -n "$nseeds" ] && args+=("--seeds=$nseeds")
+[ -n "$only" ] && args+=("--only=$only")
 [ $long -eq 1 ] && args+=(--long)
 [ $coverage -eq 1 ] && args+=(--coverage)
-[ -n "$junit" ] && args+=(--junit "$junit")
-[ -n "$partition" ] && args+=(--partition "$partition")
-[ -n "$time_limit" ] && args+=(--time-limit "$time_limit")
-[ -n "$sbatch_args" ] && args+=(--sbatch-args "$sbatch_args")
+[ -n "$junit" ] && args+=("--junit=$junit")
+[ -n "$partition" ] && args+=("--partition=$partition")
+[ -n "$time_limit" ] && args+=("--time-limit=$time_limit")
+[ -n "$sbatch_args" ] && args+=("--sbatch-args=$sbatch_args")
 exec python3 "$root/scripts/pinet_dv" verify "${args[@]}"
