@@ -23,6 +23,8 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/quote.sh
 . "$root/scripts/quote.sh"
+# shellcheck source=scripts/verdict.sh
+. "$root/scripts/verdict.sh"
 cd "$root"
 
 usage() { echo "mutate: $* (try --help)" >&2; exit 2; }
@@ -210,7 +212,7 @@ for row in "${mutants[@]}"; do
   fi
   cp "rtl/$file" "$work/rtl/$file"
   secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
-  first_fail=$(grep -m1 -E '^FAIL ' "$work/$id/verify.log" 2>/dev/null || true)
+  first_fail=$(pinet_verdict first --kind FAIL "$work/$id/verify.log" 2>/dev/null || true)
   if [ -n "$equiv" ]; then
     equivalent=$((equivalent + 1)) verdict="EQUIVALENT ($equiv)"
     [ $rc -ne 0 ] && verdict="EQUIVALENT but the cosims fail (exit $rc): check the reason"

@@ -9,6 +9,8 @@
 #   "FAIL <module> cycle <c> assertion PROPERTY seed 1", and leaves the wave (non-empty).
 # Prints one line per check; exit 0 when all hold.
 set -uo pipefail
+# shellcheck source=scripts/verdict.sh
+. "$(dirname "$0")/../../scripts/verdict.sh"
 exe=$1 waves=$2 assert_dir=$3
 shift 3
 mkdir -p "$waves"
@@ -30,7 +32,7 @@ fi
 for module in $(printf '%s\n' "$@" | sed 's/\..*//' | sort -u); do
   out=$("$exe" --block "$module" --fault none --seed 1 --cycles 2000 2>&1)
   rc=$?
-  if [ $rc -ne 0 ] || ! [[ "$out" =~ ^PASS\ $module\  ]]; then
+  if [ $rc -ne 0 ] || ! pinet_verdict check --kind PASS --block "$module" <<<"$out" 2>/dev/null; then
     echo "FAIL $module without a fault: exit $rc: $out"; bad=1
   else
     echo "ok $module without a fault: $out"
@@ -46,7 +48,8 @@ for property in "$@"; do
   lines=$(printf '%s\n' "$out" | grep -c .)
   if [ $rc -ne 1 ]; then
     echo "FAIL $property: exit $rc, not 1: $out"; bad=1
-  elif [ "$lines" -ne 1 ] || ! [[ "$out" =~ ^FAIL\ $module\ cycle\ [0-9]+\ assertion\ ${property//./\\.}\ seed\ 1$ ]]; then
+  elif [ "$lines" -ne 1 ] || ! pinet_verdict check --kind FAIL --block "$module" --assertion "$property" \
+         --seed 1 --only <<<"$out" 2>/dev/null; then
     echo "FAIL $property: expected one line 'FAIL $module cycle <c> assertion $property seed 1', got: $out"; bad=1
   elif ! [ -s "$wave" ]; then
     echo "FAIL $property: no wave $wave"; bad=1

@@ -20,6 +20,8 @@
 #   finish
 #     Exit 1 with a count if any check failed, else print that all passed.
 set -u
+# shellcheck source=scripts/verdict.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/verdict.sh"
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 fi_tmp=$(mktemp -d)
 trap 'rm -rf "$fi_tmp"' EXIT
@@ -42,13 +44,16 @@ expect_fault() {
   [ "$rc" -eq 1 ] || fail "$name: exit status $rc, expected 1 (stderr: $(cat "$fi_tmp/$name.err"))"
   lines=$(printf '%s\n' "$out" | grep -c '')
   [ "$lines" -eq 1 ] || fail "$name: $lines lines on stdout, expected exactly one: $out"
-  local re="^FAIL $block cycle $fi_fault_cycle $signal DUT 0x([0-9a-f]+) expected 0x([0-9a-f]+) seed $fi_seed\$"
-  if [[ $out =~ $re ]]; then
-    local dut=$((16#${BASH_REMATCH[1]})) exp=$((16#${BASH_REMATCH[2]}))
+  local want="FAIL $block cycle $fi_fault_cycle $signal DUT 0x<a> expected 0x<b> seed $fi_seed"
+  local f
+  if pinet_verdict check --kind FAIL --block "$block" --cycle $fi_fault_cycle --signal "$signal" \
+       --seed $fi_seed <<<"$out" 2>/dev/null &&
+     IFS=$'\t' read -r -a f < <(pinet_verdict fields <<<"$out") && [ "${f[5]}" != - ]; then
+    local dut=$((16#${f[5]})) exp=$((16#${f[6]}))
     [ $((dut ^ exp)) -eq 1 ] ||
       fail "$name: DUT and expected differ in more than the injected bit: $out"
   else
-    fail "$name: output does not match '$re': $out"
+    fail "$name: output is not '$want': $out"
   fi
   if [ ! -s "$wave" ]; then
     fail "$name: wave file $wave missing or empty after the failure"
@@ -59,8 +64,9 @@ expect_fault() {
   fi
   out=$("$exe" "$@" --seed $fi_seed --quiet 2>&1)
   rc=$?
-  local pass_re="^PASS $block matched $pass_cycles cycles seed $fi_seed\$"
-  [ "$rc" -eq 0 ] && [[ $out =~ $pass_re ]] ||
+  [ "$rc" -eq 0 ] && pinet_verdict check --kind PASS --block "$block" --seed $fi_seed --only \
+    <<<"$out" 2>/dev/null && IFS=$'\t' read -r -a f < <(pinet_verdict fields <<<"$out") &&
+    [[ ${f[2]} =~ ^($pass_cycles)$ ]] ||
     fail "$name: the run without the fault did not pass cleanly (status $rc): $out"
 }
 

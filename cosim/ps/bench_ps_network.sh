@@ -18,6 +18,8 @@
 set -eu
 # shellcheck source=scripts/quote.sh
 . "$(dirname "$0")/../../scripts/quote.sh"
+# shellcheck source=scripts/verdict.sh
+. "$(dirname "$0")/../../scripts/verdict.sh"
 exe=${1:?usage: bench_ps_network.sh <cosim_ps_network> <pinet CLI> [N ...]}
 cli=${2:?usage: bench_ps_network.sh <cosim_ps_network> <pinet CLI> [N ...]}
 shift 2
@@ -32,7 +34,7 @@ rtl_cycles() {
   local out line
   out=$("$exe" --pes "$1" --op "$2" --words "$3" --fast "$4" --runs 1 --bad 0 --disturb 0 \
         --cycles 10000000 2>&1) || true
-  if ! printf '%s\n' "$out" | grep -q '^PASS '; then
+  if ! pinet_verdict check --kind PASS <<<"$out" 2>/dev/null; then
     echo "bench_ps_network: cosim failed (N $1, op $2, M $3, fast $4): $out" >&2
     exit 1
   fi

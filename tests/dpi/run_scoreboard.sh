@@ -9,6 +9,8 @@
 # Args: SOURCE_DIR BUILD_DIR WORK_DIR.
 set -euo pipefail
 src=$1 build=$2 work=$3
+# shellcheck source=scripts/verdict.sh
+. "$src/scripts/verdict.sh"
 rm -rf "$work" && mkdir -p "$work"
 say() { echo "dpi_scoreboard: $*"; }
 
@@ -60,7 +62,7 @@ set +e
 rc=$?
 set -e
 cat "$work/good.out"
-if [ $rc -ne 0 ] || ! grep -q '^PASS ps_network matched [0-9]* cycles seed 7' "$work/good.out"; then
+if [ $rc -ne 0 ] || ! pinet_verdict check --kind PASS --block ps_network --seed 7 --trailer "$work/good.out" 2>/dev/null; then
   echo "dpi_scoreboard: FAIL: the example does not pass on rtl/ (exit $rc)" >&2
   exit 1
 fi
@@ -80,10 +82,12 @@ set +e
 "$work/bug/Vtb_dpi_scoreboard" +seed=7 >"$work/bug.out" 2>&1
 rc=$?
 set -e
-grep '^FAIL' "$work/bug.out" || true
-line=$(grep -m 1 -E '^FAIL ps_network cycle [0-9]+ [^ ]+ DUT 0x[0-9a-f]+ expected 0x[0-9a-f]+ seed 7$' \
-  "$work/bug.out" || true)
-if [ $rc -eq 0 ] || [ -z "$line" ]; then
+# its first FAIL line: a mismatch (a signal, DUT and expected) of ps_network at seed 7
+line=$(pinet_verdict first --kind FAIL "$work/bug.out" || true)
+[ -n "$line" ] && echo "$line"
+if [ $rc -eq 0 ] || [ -z "$line" ] ||
+   ! pinet_verdict check --kind FAIL --block ps_network --seed 7 <<<"$line" 2>/dev/null ||
+   [ "$(pinet_verdict fields <<<"$line" | cut -f6)" = - ]; then
   echo "dpi_scoreboard: FAIL: the broken RTL was not caught (exit $rc)" >&2
   cat "$work/bug.out" >&2
   exit 1

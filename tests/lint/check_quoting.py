@@ -15,7 +15,7 @@ so that no control byte reaches the terminal. This lint finds messages that forg
   bash (scripts/*.sh, cosim/*/bench_*.sh): a double-quoted message with '$var' or '${var}' needs
     '$(pinet_quote "$var")'; a line whose variable is not user text (a name from the script's
     own list) ends with the comment "# quoting: not user text".
-  Python (scripts/*.py): an f-string message (PlanError, problems.append, print, SystemExit,
+  Python (scripts/*.py, scripts/pinet_dv/*.py): an f-string message (PlanError, problems.append, print, SystemExit,
     sys.exit) with '{expr}' needs '{quote(expr)}'.
 
 It checks itself first on snippets it must flag and must pass. Exit 0 clean, 1 with findings (one
@@ -243,7 +243,7 @@ def main(argv):
         (check_c, ["cmodel/cli/*.c", "cmodel/mpi/*.c", "cmodel/dpi/*.c"]),
         (check_cxx, ["cosim/*/*.cpp", "cosim/*/*.h"]),
         (check_sh, ["scripts/*.sh", "cosim/*/bench_*.sh"]),
-        (check_py, ["scripts/*.py"]),
+        (check_py, ["scripts/*.py", "scripts/pinet_dv/*.py"]),
     ]
     found, files = [], 0
     for fn, patterns in groups:

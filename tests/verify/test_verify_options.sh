@@ -13,6 +13,8 @@
 # Usage: bash test_verify_options.sh SOURCE_DIR BUILD_DIR
 set -uo pipefail
 src=$1 build=$2
+# shellcheck source=scripts/verdict.sh
+. "$src/scripts/verdict.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
@@ -67,7 +69,7 @@ line=$(grep -m1 '^verify: re-running beta alone: ' "$work/out2.txt")
 grep -q '^verify: alone: FAIL beta cycle 7' "$work/out2.txt" || fail "the re-run alone did not fail again"
 read -r -a cmd <<<"${line#verify: re-running beta alone: }"
 again=$("${cmd[@]}" 2>/dev/null)
-grep -q '^FAIL beta cycle 7 .* seed 3$' <<<"$again" ||
+pinet_verdict check --kind FAIL --block beta --cycle 7 --seed 3 <<<"$again" 2>/dev/null ||
   fail "the printed command line does not reproduce the failure: ${cmd[*]}"
 # parallelism: two at a time with -j 2 (a re-run alone comes after: still at most two)
 overlap=$(max_overlap "$work/log2")

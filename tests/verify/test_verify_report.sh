@@ -14,6 +14,8 @@
 # A few seconds. Usage: bash test_verify_report.sh SOURCE_DIR BUILD_DIR
 set -uo pipefail
 src=$1 build=$2
+# shellcheck source=scripts/verdict.sh
+. "$src/scripts/verdict.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
@@ -130,7 +132,8 @@ fi
 line=$(grep -m1 '^verify: re-running rta_ring_n8 alone: ' "$work/out.txt")
 read -r -a cmd <<<"${line#verify: re-running rta_ring_n8 alone: }"
 again=$(cd "$src" && "${cmd[@]}" 2>&1)
-grep -q "^FAIL rta_ring cycle $fault l_o\[0\] .* seed 3$" <<<"$again" ||
+pinet_verdict check --kind FAIL --block rta_ring --cycle "$fault" --signal 'l_o\[0\]' --seed 3 \
+  <<<"$again" 2>/dev/null ||
   fail "the reproducing command: ${cmd[*]}: $again"
 
 [ -n "${PINET_KEEP_REPORT_SHOT:-}" ] && cp "$work/good.png" "$work/good.dom.html" "$PINET_KEEP_REPORT_SHOT"

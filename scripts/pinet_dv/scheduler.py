@@ -1,0 +1,64 @@
+"""The scheduler: the -j loop over a launcher, a line a minute, and the failing runs re-run alone."""
+import os
+import shutil
+import time
+from typing import Callable, List
+
+from pinet_dv.job import Job
+from pinet_dv.launcher import Launcher, progress_of
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def run_all(launcher: Launcher, jobs: List[Job], *, tick: bool) -> None:
+    """Runs every job through the launcher, printing each one's line as it ends; with TICK a line
+    every PINET_VERIFY_TICK seconds (default 60) naming the runs done and each running run's last
+    progress. Returns when every job has ended."""
+    line = launcher.start_line(len(jobs))
+    if line:
+        say(line)
+    pending = launcher.begin(jobs)
+    ndone = 0
+    period = float(os.environ.get("PINET_VERIFY_TICK", "60"))
+    poll = float(os.environ.get("PINET_VERIFY_POLL", "0.05")) if launcher.name == "local" else \
+        float(os.environ.get("PINET_VERIFY_POLL", "2"))
+    t0 = time.monotonic()
+    next_tick = t0 + period
+    while True:
+        while pending and launcher.can_launch():
+            launcher.launch(pending.pop(0))
+        for job in launcher.poll():
+            ndone += 1
+            say(launcher.done_line(job))
+        if ndone == len(jobs):
+            return
+        now = time.monotonic()
+        if tick and now >= next_tick:
+            say(launcher.tick_line(int((now - t0) // 60), ndone, len(jobs)))
+            next_tick = now + period
+        time.sleep(poll)
+
+
+def rerun_failures(launcher: Launcher, jobs: List[Job], tmp: str) -> None:
+    """Each failing (or erroring) job once more, alone: the command that reproduces it printed,
+    its verdict alone kept (job.alone) and the values around its first mismatch
+    (PINET_MISMATCH_JSON, cosim/common/mismatch_window.h) for the report. The job's first run
+    stays its result."""
+    for job in jobs:
+        if job.kind == "PASS":
+            continue
+        job.repro = " ".join(job.argv())
+        say(f"verify: re-running {job.name} alone: {job.repro}")
+        first = job.out_path + ".first"
+        shutil.copyfile(job.out_path, first)
+        kept = (job.rc, job.verdict, job.result_line, job.ran, dict(job.farm))
+        window = os.path.join(tmp, f"{job.index}.window.json")
+        launcher.rerun(job, {"PINET_MISMATCH_JSON": window})
+        job.alone = job.result_line or f"no PASS/FAIL line, exit {job.rc}"
+        say(f"verify: alone: {job.alone}")
+        if os.path.exists(window):
+            job.window = window
+        job.rc, job.verdict, job.result_line, job.ran, job.farm = kept
+        os.replace(first, job.out_path)
