@@ -14,6 +14,8 @@ set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=scripts/quote.sh
 . "$root/scripts/quote.sh"
+# shellcheck source=scripts/verdict.sh
+. "$root/scripts/verdict.sh"
 exe=${1:-$root/build/bin/cosim_rta_ring}
 cycles=${2:-200000}
 repeats=${3:-3}
@@ -27,7 +29,8 @@ measure() {
   for _ in $(seq "$repeats"); do
     out=$(/usr/bin/time -f "%e %U %S" -o "$tfile" "$exe" --pes 256 --cycles "$cycles" --seed 1 \
           --compare "$cmp" --quiet)
-    case $out in PASS*) ;; *) echo "bench_rta_ring: run failed: $out" >&2; rm -f "$tfile"; exit 1 ;; esac
+    pinet_verdict check --kind PASS <<<"$out" >/dev/null \
+      || { echo "bench_rta_ring: run failed: $out" >&2; rm -f "$tfile"; exit 1; }
     read -r wall user sys < "$tfile"
     best_wall=$(python3 -c "b='$best_wall'; print(min($wall, float(b)) if b else $wall)")  # quoting: not user text (Python code)
     best_cpu=$(python3 -c "b='$best_cpu'; c=$user+$sys; print(min(c, float(b)) if b else c)")  # quoting: not user text (Python code)
