@@ -36,7 +36,7 @@ module rta_ring #(
   localparam bit TooLarge    = N > 4096;
 
   // Every net inside is one word per element of an unpacked array, and the flat ports are read
-  // and written one word at a time (see "Ports" below): a simulator that compiles the
+  // and written one word at a time in a loop (see "Ports" below): a simulator that compiles the
   // block (Verilator) then orders the switch chain word by word and copies each output word once,
   // instead of rebuilding the N*Width-bit ports from N pieces on every evaluation (the cost per
   // PE then stays flat as N grows).
@@ -93,16 +93,12 @@ module rta_ring #(
   // Ports //
   ///////////
 
-  // One continuous assignment per output word, at a constant position: a procedural loop would
-  // do the same, but Verilator 5.006 keeps a loop of more than 64 iterations as a loop over
-  // variable part-selects of the 131,072-bit port, which made the 4096-PE ring cost 2.3 times
-  // the 64-PE ring's time per PE (cosim/rta/bench_scaling.sh). Two words per iteration: with one,
-  // 5.006 refused the loop at N = 4096 ("Loop unrolling took too long").
-  for (genvar m = 0; m < (TooLarge ? 0 : N / 2); m++) begin : g_port
-    assign l_o[(2*m)*Width +: Width]   = l_word[2*m];
-    assign r_o[(2*m)*Width +: Width]   = r_word[2*m];
-    assign l_o[(2*m+1)*Width +: Width] = l_word[2*m+1];
-    assign r_o[(2*m+1)*Width +: Width] = r_word[2*m+1];
+  // One loop writes every output word (one assignment per word, no N-piece concatenation).
+  always_comb begin
+    for (int i = 0; i < N; i++) begin
+      l_o[i*Width +: Width] = l_word[i];
+      r_o[i*Width +: Width] = r_word[i];
+    end
   end
 
   ////////////////

@@ -73,7 +73,7 @@ fi
 # a: the assertion checkers of rtl/assert (always from there, also with --rtl): each RTL module
 # instantiates its checker under `ifdef FORMAL, so every group of its block proves them too.
 switch_assert="a:rta_switch_assert.sv"
-fabric="r:rta_pkg.sv r:rta_switch.sv r:rta_ring.sv r:rta_torus2d.sv f:rta_ring_spec.sv $switch_assert a:rta_ring_route_check.sv a:rta_ring_assert.sv a:rta_torus2d_assert.sv"
+fabric="r:rta_pkg.sv r:rta_switch.sv r:rta_ring.sv r:rta_torus2d.sv f:rta_ring_spec.sv $switch_assert a:rta_ring_assert.sv a:rta_torus2d_assert.sv"
 ring="$fabric f:rta_ring.sv"
 torus="$fabric f:rta_torus2d_spec.sv f:rta_torus2d.sv"
 ctrl="r:rta_pkg.sv r:rta_bitmap_ctrl.sv f:rta_bitmap_ctrl_spec.sv f:rta_bitmap_ctrl.sv a:rta_bitmap_ctrl_assert.sv"

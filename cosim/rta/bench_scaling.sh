@@ -54,7 +54,6 @@ esac
 # With the assertion checkers, as in the cosims (--assert; a failing one stops with $error);
 # BENCH_CHECKERS=0: the RTL model alone.
 asserts=("$root/rtl/assert/rta_switch_assert.sv" "$root/rtl/assert/rta_switch_bind.sv"
-         "$root/rtl/assert/rta_ring_route_check.sv"
          "$root/rtl/assert/rta_ring_assert.sv" "$root/rtl/assert/rta_ring_bind.sv")
 # The checkers the cosim of the fabric binds (PINET_COSIM_UNBIND in cmake/PinetRtl.cmake): the
 # ring's own and the torus's own, not their parts'. BENCH_CHECKERS=all binds every instance's.

@@ -2,10 +2,10 @@
 //
 // rta_ring_assert: the assertions of rta_ring (rtl/rta_ring.sv), the routes of SPEC 1.1 stated
 // per link of the ring rather than per switch and bypass piece: the OFF switches cut the ring
-// into segments of consecutive PEs, each a ring of its own (rta_ring_route_check.sv states them,
-// this module asserts them). Combinational, linear in N. Bound to every rta_ring in the Verilator
-// builds (rta_ring_bind.sv: the rings of rta_torus2d and rta_system1d too), instantiated at the
-// end of rta_ring under `ifdef FORMAL for the proofs.
+// into segments of consecutive PEs, each a ring of its own. Combinational, linear in N (one pass
+// over the PEs and one over the switches). Bound to every rta_ring in the Verilator builds
+// (rta_ring_bind.sv: the rings of rta_torus2d and rta_system1d too), instantiated at the end of
+// rta_ring under `ifdef FORMAL for the proofs.
 //
 //   direct    PE 2m's R port and PE 2m+1's L port are wired to each other (no switch)
 //   on_link   an ON switch p joins PE 2p+1's R port and PE 2p+2's L port, both ways
@@ -30,22 +30,31 @@ module rta_ring_assert #(
   // Not counted by coverage (verify.sh --coverage lists the region with its reason):
   /* verilator coverage_off */ // a checker: its failing branches run only on an RTL bug
 
-  logic direct_ok, on_ok, segment_ok;
-  rta_ring_route_check #(
-    .N    (N),
-    .Width(Width)
-  ) u_check (
-    .bitmap_i    (bitmap_i),
-    .l_i         (l_i),
-    .r_i         (r_i),
-    .l_o         (l_o),
-    .r_o         (r_o),
-    .direct_ok_o (direct_ok),
-    .on_ok_o     (on_ok),
-    .segment_ok_o(segment_ok)
-  );
+  localparam int NumSwitches = N / 2 - 1;
 
+  logic direct_ok, on_ok, segment_ok;
+  logic [$clog2(N)-1:0] first;  // the first PE of the current segment
   always_comb begin
+    direct_ok  = 1'b1;
+    on_ok      = 1'b1;
+    segment_ok = 1'b1;
+    first      = '0;
+    for (int m = 0; m < N / 2; m++) begin
+      direct_ok = direct_ok && r_o[(2*m)*Width +: Width] == l_i[(2*m+1)*Width +: Width] &&
+                  l_o[(2*m+1)*Width +: Width] == r_i[(2*m)*Width +: Width];
+    end
+    for (int p = 0; p < NumSwitches; p++) begin
+      if (bitmap_i[p]) begin
+        on_ok = on_ok && r_o[(2*p+1)*Width +: Width] == l_i[(2*p+2)*Width +: Width] &&
+                l_o[(2*p+2)*Width +: Width] == r_i[(2*p+1)*Width +: Width];
+      end else begin
+        segment_ok = segment_ok && r_o[(2*p+1)*Width +: Width] == l_i[first*Width +: Width] &&
+                     l_o[first*Width +: Width] == r_i[(2*p+1)*Width +: Width];
+        first = $clog2(N)'(2 * p + 2);
+      end
+    end
+    segment_ok = segment_ok && r_o[(N-1)*Width +: Width] == l_i[first*Width +: Width] &&
+                 l_o[first*Width +: Width] == r_i[(N-1)*Width +: Width];
     `PINET_ASSERT("rta_ring.direct", direct_ok)
     `PINET_ASSERT("rta_ring.on_link", on_ok)
     `PINET_ASSERT("rta_ring.segment", segment_ok)
