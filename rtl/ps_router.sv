@@ -44,8 +44,9 @@
 // read the old word too, and in its last step port A adds both neighbours' words).
 //
 // Memory ports (MemWords x Width, 2 read + 2 write, and the write ports' addresses read for the
-// fast integrate's read-modify-write: 4 read ports; flops here, a multi-port RAM or banks in
-// silicon: the setup cycle also gives a synchronous-read RAM its address cycle for word 0):
+// fast integrate's read-modify-write: 4 read ports; ps_router_mem, flops, a multi-port RAM or
+// banks in silicon: the setup cycle also gives a synchronous-read RAM its address cycle for
+// word 0):
 //   read A : out 0 (tree child 2Pe, integrate's first half), out 2 and out 3 (same words:
 //            allgather; fast broadcast: tree B's children; gather to the parent; ring
 //            predecessor), host up (upload); the local port when idle
@@ -186,9 +187,6 @@ module ps_router #(
   logic [CntW-1:0]        rda_st_q, rdb_st_q, wra_st_q, wrb_st_q;      // first cycle (start)
   src_e                   wra_src_q;
   logic                   wra_add3_q;  // write A also adds write B's input link
-
-  // Memory: MemWords words, no reset (a RAM).
-  logic [Width-1:0] mem_q [MemWords];
 
   /////////////////////////
   // This PE in the tree //
@@ -1093,6 +1091,7 @@ module ps_router #(
   logic [Width-1:0] in_succ;             // write B's input link: in 2 or in 3
   logic             rmw;                 // the write ports add the old word (fast integrate)
   logic [Width-1:0] wra_word, wrb_word;  // what the write ports store
+  logic [Width-1:0] wra_old, wrb_old;    // the words at the write ports' addresses
   logic             mem_wa_en;
   logic [AddrW-1:0] mem_wa_addr;
   logic [Width-1:0] mem_wa_data;
@@ -1112,9 +1111,6 @@ module ps_router #(
   assign rdb_addr = base_q + rdb_off_q + AddrW'(rdb_rel);
   assign wra_addr = base_q + wra_off_q + AddrW'(wra_rel);
   assign wrb_addr = base_q + wrb_off_q + AddrW'(wrb_rel);
-
-  assign rda_data = mem_q[rda_addr];
-  assign rdb_data = mem_q[rdb_addr];
 
   assign in0_data = in_data_i[0*Width +: Width];
   assign in1_data = in_data_i[1*Width +: Width];
@@ -1139,22 +1135,34 @@ module ps_router #(
   // one; in its last step write A adds both neighbours' words (write B idle).
   assign rmw      = fast_q && op_q == ps_pkg::OpIntegrate;
   assign in_succ  = wrb_in2_q ? in2_data : in3_data;
-  assign wra_word = wra_data + (rmw ? mem_q[wra_addr] : '0) + (wra_add3_q ? in_succ : '0);
-  assign wrb_word = in_succ + (rmw ? mem_q[wrb_addr] : '0);
+  assign wra_word = wra_data + (rmw ? wra_old : '0) + (wra_add3_q ? in_succ : '0);
+  assign wrb_word = in_succ + (rmw ? wrb_old : '0);
 
   // Write port A serves the local port while idle.
   assign mem_wa_en   = run_q ? wra_act : lcl_we_i;
   assign mem_wa_addr = run_q ? wra_addr : lcl_addr_i;
   assign mem_wa_data = run_q ? wra_word : lcl_wdata_i;
 
-  always_ff @(posedge clk_i) begin
-    if (mem_wa_en) begin
-      mem_q[mem_wa_addr] <= mem_wa_data;
-    end
-    if (wrb_act) begin
-      mem_q[wrb_addr] <= wrb_word;
-    end
-  end
+  // The memory (rtl/ps_router_mem.sv): MemWords words, no reset (a RAM). Its write ports read
+  // their old words too (the read-modify-write above).
+  ps_router_mem #(
+    .Width   (Width),
+    .MemWords(MemWords)
+  ) u_mem (
+    .clk_i     (clk_i),
+    .rda_addr_i(rda_addr),
+    .rda_data_o(rda_data),
+    .rdb_addr_i(rdb_addr),
+    .rdb_data_o(rdb_data),
+    .wra_en_i  (mem_wa_en),
+    .wra_addr_i(mem_wa_addr),
+    .wra_data_i(mem_wa_data),
+    .wra_old_o (wra_old),
+    .wrb_en_i  (wrb_act),
+    .wrb_addr_i(wrb_addr),
+    .wrb_data_i(wrb_word),
+    .wrb_old_o (wrb_old)
+  );
 
   /////////////
   // Outputs //

@@ -174,6 +174,36 @@ module assert_fault_rta_system2d (
   );
 endmodule
 
+// The router's memory (4 words of 4 bits): both write ports and the four read addresses at
+// random.
+module assert_fault_ps_router_mem (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [63:0] seed_i,
+  output logic [15:0] o_o
+);
+  logic [63:0] rnd;
+  assert_fault_rnd u_rnd (.clk_i(clk_i), .rst_ni(rst_ni), .seed_i(seed_i), .rnd_o(rnd));
+  ps_router_mem #(
+    .Width   (4),
+    .MemWords(4)
+  ) u_dut (
+    .clk_i     (clk_i),
+    .rda_addr_i(rnd[1:0]),
+    .rda_data_o(o_o[3:0]),
+    .rdb_addr_i(rnd[3:2]),
+    .rdb_data_o(o_o[7:4]),
+    .wra_en_i  (rnd[4]),
+    .wra_addr_i(rnd[6:5]),
+    .wra_data_i(rnd[10:7]),
+    .wra_old_o (o_o[11:8]),
+    .wrb_en_i  (rnd[11]),
+    .wrb_addr_i(rnd[13:12]),
+    .wrb_data_i(rnd[17:14]),
+    .wrb_old_o (o_o[15:12])
+  );
+endmodule
+
 // The router of PE 0 of 2, the one with the host port (its ring straps as ps_network gives
 // them), commands at random.
 module assert_fault_ps_router (
