@@ -3,7 +3,11 @@
 // Binds ps_router_mem_assert (rtl/assert/ps_router_mem_assert.sv) into every ps_router_mem in
 // the Verilator builds. The same connections appear in the `ifdef FORMAL instance at the end of
 // ps_router_mem (yosys ignores bind).
+//
+// The ps_network cosims leave it out with -DPINET_UNBIND_PS_ROUTER_MEM (per router it cost
+// about a quarter of their cycle rate: PINET_COSIM_UNBIND in cmake/PinetRtl.cmake).
 
+`ifndef PINET_UNBIND_PS_ROUTER_MEM
 bind ps_router_mem ps_router_mem_assert #(
   .Width   (Width),
   .MemWords(MemWords)
@@ -22,3 +26,4 @@ bind ps_router_mem ps_router_mem_assert #(
   .wrb_data_i(wrb_data_i),
   .wrb_old_o (wrb_old_o)
 );
+`endif

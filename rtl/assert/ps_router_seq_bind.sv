@@ -3,7 +3,11 @@
 // Binds ps_router_seq_assert (rtl/assert/ps_router_seq_assert.sv) into every ps_router_seq in
 // the Verilator builds. The same connections appear in the `ifdef FORMAL instance at the end of
 // ps_router_seq (yosys ignores bind).
+//
+// The ps_network cosims leave it out with -DPINET_UNBIND_PS_ROUTER_SEQ (per router it cost
+// about a quarter of their cycle rate: PINET_COSIM_UNBIND in cmake/PinetRtl.cmake).
 
+`ifndef PINET_UNBIND_PS_ROUTER_SEQ
 bind ps_router_seq ps_router_seq_assert #(
   .StepW(StepW),
   .CntW (CntW)
@@ -17,3 +21,4 @@ bind ps_router_seq ps_router_seq_assert #(
   .word_q (word_q),
   .len_q  (len_q)
 );
+`endif
