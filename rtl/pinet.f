@@ -8,5 +8,7 @@ rtl/rta_bitmap_ctrl.sv
 rtl/rta_system1d.sv
 rtl/rta_system2d.sv
 rtl/ps_pkg.sv
+rtl/ps_router_mem.sv
+rtl/ps_router_seq.sv
 rtl/ps_router.sv
 rtl/ps_network.sv

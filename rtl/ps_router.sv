@@ -44,8 +44,9 @@
 // read the old word too, and in its last step port A adds both neighbours' words).
 //
 // Memory ports (MemWords x Width, 2 read + 2 write, and the write ports' addresses read for the
-// fast integrate's read-modify-write: 4 read ports; flops here, a multi-port RAM or banks in
-// silicon: the setup cycle also gives a synchronous-read RAM its address cycle for word 0):
+// fast integrate's read-modify-write: 4 read ports; ps_router_mem, flops, a multi-port RAM or
+// banks in silicon: the setup cycle also gives a synchronous-read RAM its address cycle for
+// word 0):
 //   read A : out 0 (tree child 2Pe, integrate's first half), out 2 and out 3 (same words:
 //            allgather; fast broadcast: tree B's children; gather to the parent; ring
 //            predecessor), host up (upload); the local port when idle
@@ -72,6 +73,12 @@
 // Link check: during a run every input link's valid (and the host link's) must equal what this
 // router's own schedule expects; otherwise err_o becomes PsErrLink (sticky until the next
 // accepted command) and the run goes on.
+//
+// Parts (each in its own file, with its own checker in rtl/assert/ and its own proof in formal/):
+// ps_router_seq, the step/word sequencer (command check and register, step and word counters,
+// status); ps_router_mem, the 4-read 2-write word memory. The planner (per-port offsets, lengths
+// and starts of a step) and the datapath (addresses, write sources, links, host port, link
+// check) are still here.
 
 module ps_router #(
   parameter int  N        = 8,
@@ -121,7 +128,6 @@ module ps_router #(
   // Local aliases of the package enums (Icarus 11 crashes on a variable declared directly with a
   // package-scoped enum type).
   typedef ps_pkg::ps_src_e src_e;
-  typedef ps_pkg::ps_err_e err_e;
 
   localparam int LogN  = $clog2(N);             // n
   // M, lengths, starts, the word counter: M <= MemWords, L_s <= M + n (fast bcast-host)
@@ -137,8 +143,6 @@ module ps_router #(
   localparam logic [StepW-1:0] StN      = StepW'(LogN);
   localparam logic [StepW-1:0] StN1     = StepW'(LogN + 1);
   localparam logic [XW-1:0]    XOne     = XW'(1);
-  localparam logic [CntW-1:0]  CntLogN  = CntW'(LogN);
-  localparam logic [CmdW:0]    MemLimit = (CmdW + 1)'(MemWords);
 
   // Read port A targets (bits of rda_to_*): which outputs carry port A's words.
   localparam int ToOut0 = 0;
@@ -150,32 +154,28 @@ module ps_router #(
   // State //
   ///////////
 
-  // Run control and the accepted command. These and the ports are what a waveform shows of a
-  // router; the rest of the module is left out of Verilator's trace (tracing_off below), which
-  // keeps the Verilated network with 64 routers small enough to compile quickly.
-  logic                         run_q;    // busy
-  logic                         setup_q;  // this cycle is a step's setup cycle
-  logic                         done_q;
-  logic [StepW-1:0]             step_q;   // step number, 0-based
-  logic [CntW-1:0]              word_q;   // word index i within the step
-  logic [CntW-1:0]              len_q;    // L_s, the step's length
-  err_e                         err_q;
-  logic [ps_pkg::PsOpWidth-1:0] op_q;
-  logic                         fast_q;   // the fast schedule
-  logic [CntW-1:0]              m_q;      // M
-  logic [AddrW-1:0]             base_q;
+  // Run control and the accepted command: the sequencer's registers (ps_router_seq), under their
+  // names. These and the ports are what a waveform shows of a router; the rest of the module is
+  // left out of Verilator's trace (tracing_off below), which keeps the Verilated network with 64
+  // routers small enough to compile quickly.
+  logic                           run_q;    // busy
+  logic                           setup_q;  // this cycle is a step's setup cycle
+  logic                           done_q;
+  logic [StepW-1:0]               step_q;   // step number, 0-based
+  logic [CntW-1:0]                word_q;   // word index i within the step
+  logic [CntW-1:0]                len_q;    // L_s, the step's length
+  logic [ps_pkg::PsErrWidth-1:0]  err_q;
+  logic [ps_pkg::PsOpWidth-1:0]   op_q;
+  logic                           fast_q;   // the fast schedule
+  logic [CntW-1:0]                m_q;      // M
+  logic [AddrW-1:0]               base_q;
   // The words on the links, one signal per link (out_data_o / in_data_i cut up).
-  logic [Width-1:0]             out0_data, out1_data, out2_data, out3_data;
-  logic [Width-1:0]             in0_data, in1_data, in2_data, in3_data;
+  logic [Width-1:0]               out0_data, out1_data, out2_data, out3_data;
+  logic [Width-1:0]               in0_data, in1_data, in2_data, in3_data;
 
   /* verilator tracing_off */
 
-  logic                   run_d, setup_d, done_d;
-  logic [StepW-1:0]       step_d;
-  logic [CntW-1:0]        word_d;
-  err_e                   err_d;
   logic [CntW-1:0]        pkt_q;     // M / n: broadcast packet size
-  logic [StepW-1:0]       last_q;    // last step number, 0-based
   // The plan of the current step (loaded in its setup cycle)
   logic [CntW-1:0]        fwords_q;  // fast split: f, tree F's words (gather: PE 1's direct ones)
   logic [3:0]             rda_to_q;
@@ -186,9 +186,6 @@ module ps_router #(
   logic [CntW-1:0]        rda_st_q, rdb_st_q, wra_st_q, wrb_st_q;      // first cycle (start)
   src_e                   wra_src_q;
   logic                   wra_add3_q;  // write A also adds write B's input link
-
-  // Memory: MemWords words, no reset (a RAM).
-  logic [Width-1:0] mem_q [MemWords];
 
   /////////////////////////
   // This PE in the tree //
@@ -290,57 +287,6 @@ module ps_router #(
 
   logic [PeW-1:0] ring_pos;
   assign ring_pos = RingPos[pe_i*PeW +: PeW];
-
-  /////////////////////
-  // Command checker //
-  /////////////////////
-
-  // In the order of ps_err_e: op, M = 0, base + M > MemWords, quantum. The quantum test runs on
-  // the truncated M, which is exact once M <= MemWords is known; the ring exchange's quantum is
-  // 4 (its four blocks of W words).
-  logic [CntW-1:0]  cmd_m;
-  logic [CntW-1:0]  cmd_pkt;
-  logic [CntW-1:0]  cmd_s;   // S = M / N
-  logic             cmd_is_bcast;
-  logic             cmd_fast_bcast;  // one cut-through step, any M
-  logic             cmd_is_ring;
-  logic             cmd_quantum;  // M is a multiple of the op's quantum
-  err_e             cmd_err;
-  logic [StepW-1:0] cmd_last;
-
-  assign cmd_m        = CntW'(cmd_words_i);
-  assign cmd_pkt      = cmd_m / CntLogN;
-  assign cmd_s        = cmd_m >> LogN;
-  assign cmd_is_bcast = (cmd_op_i == ps_pkg::OpBcast) || (cmd_op_i == ps_pkg::OpBcastHost);
-  assign cmd_fast_bcast = cmd_is_bcast && cmd_fast_i;
-  assign cmd_is_ring  = (cmd_op_i == ps_pkg::OpRingExchange);
-  assign cmd_quantum  = cmd_fast_bcast ? 1'b1 :
-                        cmd_is_bcast ? (cmd_m % CntLogN == '0) :
-                        cmd_is_ring  ? (cmd_m[1:0] == 2'd0) : (cmd_m[LogN-1:0] == '0);
-
-  // One expression, not a default overwritten in an always_comb: Icarus 11 re-runs such a
-  // block on its own transient write (Ok, then BadOp) and spins at zero delay on a bad op.
-  assign cmd_err = (cmd_op_i > ps_pkg::OpRingExchange)                   ? ps_pkg::PsErrBadOp   :
-                   (cmd_words_i == '0)                                    ? ps_pkg::PsErrWords   :
-                   ({1'b0, cmd_base_i} + {1'b0, cmd_words_i} > MemLimit) ? ps_pkg::PsErrMemory  :
-                   !cmd_quantum                                           ? ps_pkg::PsErrQuantum :
-                                                                            ps_pkg::PsErrOk;
-
-  // Steps - 1: n - 1 (integrate, allgather, gather), n (scatter, upload), 2n - 2 (bcast),
-  // 2n - 1 (bcast-host), 0 (ring-exchange, the fast broadcasts), N/2 - 1 (the fast allgather
-  // and integrate).
-  always_comb begin
-    if (cmd_fast_bcast) cmd_last = '0;
-    else unique case (cmd_op_i)
-      ps_pkg::OpScatter, ps_pkg::OpUpload: cmd_last = StN;
-      ps_pkg::OpBcast:                     cmd_last = StN + StN - StepW'(2);
-      ps_pkg::OpBcastHost:                 cmd_last = StN + StN - StOne;
-      ps_pkg::OpRingExchange:              cmd_last = '0;
-      ps_pkg::OpAllgather, ps_pkg::OpIntegrate:
-                                           cmd_last = cmd_fast_i ? StepW'(N / 2 - 1) : StN - StOne;
-      default:                             cmd_last = StN - StOne;
-    endcase
-  end
 
   /////////////
   // Planner //
@@ -943,106 +889,48 @@ module ps_router #(
   // Run sequence //
   //////////////////
 
+  // The sequencer (rtl/ps_router_seq.sv): checks and accepts a command, holds it and counts the
+  // run's steps and words; L_s comes from the plan below in each step's setup cycle.
   logic xfer;      // a transfer cycle (word word_q of the step)
   logic last_word; // the step's last transfer cycle
   logic link_bad;
 
-  assign xfer      = run_q && !setup_q;
-  assign last_word = (word_q == len_q - CntW'(1));
+  ps_router_seq #(
+    .N       (N),
+    .MemWords(MemWords)
+  ) u_seq (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .cmd_start_i(cmd_start_i),
+    .cmd_op_i   (cmd_op_i),
+    .cmd_fast_i (cmd_fast_i),
+    .cmd_words_i(cmd_words_i),
+    .cmd_base_i (cmd_base_i),
+    .step_len_i (len_d),
+    .link_bad_i (link_bad),
+    .run_o      (run_q),
+    .setup_o    (setup_q),
+    .xfer_o     (xfer),
+    .last_word_o(last_word),
+    .step_o     (step_q),
+    .word_o     (word_q),
+    .len_o      (len_q),
+    .done_o     (done_q),
+    .err_o      (err_q),
+    .op_o       (op_q),
+    .fast_o     (fast_q),
+    .m_o        (m_q),
+    .pkt_o      (pkt_q),
+    .fwords_o   (fwords_q),
+    .base_o     (base_q)
+  );
 
-  always_comb begin
-    run_d   = run_q;
-    setup_d = setup_q;
-    done_d  = done_q;
-    step_d  = step_q;
-    word_d  = word_q;
-    err_d   = err_q;
-    if (run_q) begin
-      if (setup_q) begin
-        setup_d = 1'b0;
-        word_d  = '0;
-      end else if (!last_word) begin
-        word_d = word_q + CntW'(1);
-      end else if (step_q == last_q) begin
-        run_d  = 1'b0;
-        done_d = 1'b1;
-      end else begin
-        setup_d = 1'b1;
-        step_d  = step_q + StOne;
-      end
-      if (link_bad) begin
-        err_d = ps_pkg::PsErrLink;
-      end
-    end
-    if (cmd_start_i) begin
-      if (run_q) begin
-        err_d = ps_pkg::PsErrBusy;
-      end else begin
-        err_d  = cmd_err;
-        done_d = 1'b0;
-        if (cmd_err == ps_pkg::PsErrOk) begin
-          run_d   = 1'b1;
-          setup_d = 1'b1;
-          step_d  = '0;
-        end
-      end
-    end
-  end
-
-  logic accept;
-  assign accept = cmd_start_i && !run_q && (cmd_err == ps_pkg::PsErrOk);
-
-  ///////////////
-  // Registers //
-  ///////////////
+  ////////////////////
+  // Plan registers //
+  ////////////////////
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      run_q   <= 1'b0;
-      setup_q <= 1'b0;
-      done_q  <= 1'b0;
-      step_q  <= '0;
-      word_q  <= '0;
-      err_q   <= ps_pkg::PsErrOk;
-    end else begin
-      run_q   <= run_d;
-      setup_q <= setup_d;
-      done_q  <= done_d;
-      step_q  <= step_d;
-      word_q  <= word_d;
-      err_q   <= err_d;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      op_q   <= '0;
-      fast_q <= 1'b0;
-      m_q    <= '0;
-      pkt_q  <= '0;
-      fwords_q <= '0;
-      base_q <= '0;
-      last_q <= '0;
-    end else if (accept) begin
-      op_q   <= cmd_op_i;
-      fast_q <= cmd_fast_i;
-      m_q    <= cmd_m;
-      // f: tree F's words, ceil(M/2) (bcast), M (bcast-host: the host link is as slow as F);
-      // gather: ceil(S/2) of PE 1's S words go straight to PE 0; allgather (integrate): the
-      // last (first) step's clockwise half
-      fwords_q <= (cmd_op_i == ps_pkg::OpBcastHost) ? cmd_m :
-                  (cmd_op_i == ps_pkg::OpGather || cmd_op_i == ps_pkg::OpAllgather ||
-                   cmd_op_i == ps_pkg::OpIntegrate) ? (cmd_s >> 1) + CntW'(cmd_s[0]) :
-                                                      (cmd_m >> 1) + CntW'(cmd_m[0]);
-      pkt_q  <= cmd_pkt;
-      base_q <= AddrW'(cmd_base_i);
-      last_q <= cmd_last;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      len_q     <= '0;
       rda_to_q  <= '0;
       rdb_to_q  <= 3'b010;
       wrb_in2_q <= 1'b0;
@@ -1061,7 +949,6 @@ module ps_router #(
       wra_st_q  <= '0;
       wrb_st_q  <= '0;
     end else if (run_q && setup_q) begin
-      len_q     <= len_d;
       rda_to_q  <= rda_to_d;
       rdb_to_q  <= rdb_to_d;
       wrb_in2_q <= wrb_in2_d;
@@ -1093,6 +980,7 @@ module ps_router #(
   logic [Width-1:0] in_succ;             // write B's input link: in 2 or in 3
   logic             rmw;                 // the write ports add the old word (fast integrate)
   logic [Width-1:0] wra_word, wrb_word;  // what the write ports store
+  logic [Width-1:0] wra_old, wrb_old;    // the words at the write ports' addresses
   logic             mem_wa_en;
   logic [AddrW-1:0] mem_wa_addr;
   logic [Width-1:0] mem_wa_data;
@@ -1112,9 +1000,6 @@ module ps_router #(
   assign rdb_addr = base_q + rdb_off_q + AddrW'(rdb_rel);
   assign wra_addr = base_q + wra_off_q + AddrW'(wra_rel);
   assign wrb_addr = base_q + wrb_off_q + AddrW'(wrb_rel);
-
-  assign rda_data = mem_q[rda_addr];
-  assign rdb_data = mem_q[rdb_addr];
 
   assign in0_data = in_data_i[0*Width +: Width];
   assign in1_data = in_data_i[1*Width +: Width];
@@ -1139,22 +1024,34 @@ module ps_router #(
   // one; in its last step write A adds both neighbours' words (write B idle).
   assign rmw      = fast_q && op_q == ps_pkg::OpIntegrate;
   assign in_succ  = wrb_in2_q ? in2_data : in3_data;
-  assign wra_word = wra_data + (rmw ? mem_q[wra_addr] : '0) + (wra_add3_q ? in_succ : '0);
-  assign wrb_word = in_succ + (rmw ? mem_q[wrb_addr] : '0);
+  assign wra_word = wra_data + (rmw ? wra_old : '0) + (wra_add3_q ? in_succ : '0);
+  assign wrb_word = in_succ + (rmw ? wrb_old : '0);
 
   // Write port A serves the local port while idle.
   assign mem_wa_en   = run_q ? wra_act : lcl_we_i;
   assign mem_wa_addr = run_q ? wra_addr : lcl_addr_i;
   assign mem_wa_data = run_q ? wra_word : lcl_wdata_i;
 
-  always_ff @(posedge clk_i) begin
-    if (mem_wa_en) begin
-      mem_q[mem_wa_addr] <= mem_wa_data;
-    end
-    if (wrb_act) begin
-      mem_q[wrb_addr] <= wrb_word;
-    end
-  end
+  // The memory (rtl/ps_router_mem.sv): MemWords words, no reset (a RAM). Its write ports read
+  // their old words too (the read-modify-write above).
+  ps_router_mem #(
+    .Width   (Width),
+    .MemWords(MemWords)
+  ) u_mem (
+    .clk_i     (clk_i),
+    .rda_addr_i(rda_addr),
+    .rda_data_o(rda_data),
+    .rdb_addr_i(rdb_addr),
+    .rdb_data_o(rdb_data),
+    .wra_en_i  (mem_wa_en),
+    .wra_addr_i(mem_wa_addr),
+    .wra_data_i(mem_wa_data),
+    .wra_old_o (wra_old),
+    .wrb_en_i  (wrb_act),
+    .wrb_addr_i(wrb_addr),
+    .wrb_data_i(wrb_word),
+    .wrb_old_o (wrb_old)
+  );
 
   /////////////
   // Outputs //

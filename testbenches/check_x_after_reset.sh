@@ -30,9 +30,9 @@ unreset() {
 }
 
 # rta_bitmap_ctrl's error register (seen through rta_system1d: the controller's own testbench
-# compares err against its reference first), and ps_router's done flag.
+# compares err against its reference first), and the router's done flag (its sequencer's).
 unreset ctrl_err rta_bitmap_ctrl.sv '/^      err_q    <= rta_pkg::ErrOk;$/d' tb_rta_system1d
-unreset router_done ps_router.sv '/^      done_q  <= 1'"'"'b0;$/d' tb_ps_network
+unreset router_done ps_router_seq.sv '/^      done_q  <= 1'"'"'b0;$/d' tb_ps_network
 
 if [ $fails -ne 0 ]; then echo "check_x_after_reset: $fails failure(s)"; exit 1; fi
 echo "check_x_after_reset: every flop without its reset was caught"

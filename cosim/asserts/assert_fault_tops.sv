@@ -174,6 +174,78 @@ module assert_fault_rta_system2d (
   );
 endmodule
 
+// The router's memory (4 words of 4 bits): both write ports and the four read addresses at
+// random.
+module assert_fault_ps_router_mem (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [63:0] seed_i,
+  output logic [15:0] o_o
+);
+  logic [63:0] rnd;
+  assert_fault_rnd u_rnd (.clk_i(clk_i), .rst_ni(rst_ni), .seed_i(seed_i), .rnd_o(rnd));
+  ps_router_mem #(
+    .Width   (4),
+    .MemWords(4)
+  ) u_dut (
+    .clk_i     (clk_i),
+    .rda_addr_i(rnd[1:0]),
+    .rda_data_o(o_o[3:0]),
+    .rdb_addr_i(rnd[3:2]),
+    .rdb_data_o(o_o[7:4]),
+    .wra_en_i  (rnd[4]),
+    .wra_addr_i(rnd[6:5]),
+    .wra_data_i(rnd[10:7]),
+    .wra_old_o (o_o[11:8]),
+    .wrb_en_i  (rnd[11]),
+    .wrb_addr_i(rnd[13:12]),
+    .wrb_data_i(rnd[17:14]),
+    .wrb_old_o (o_o[15:12])
+  );
+endmodule
+
+// The router's sequencer (N = 4, 8 words): commands at random, a step length of 1 .. 8 (the
+// planner's, never 0) and link errors at random.
+module assert_fault_ps_router_seq (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [63:0] seed_i,
+  output logic [47:0] o_o
+);
+  logic [63:0] rnd;
+  assert_fault_rnd u_rnd (.clk_i(clk_i), .rst_ni(rst_ni), .seed_i(seed_i), .rnd_o(rnd));
+  ps_router_seq #(
+    .N       (4),
+    .MemWords(8)
+  ) u_dut (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .cmd_start_i(rnd[0] & rnd[1]),
+    .cmd_op_i   (rnd[5:2]),
+    .cmd_fast_i (rnd[6]),
+    .cmd_words_i({28'd0, rnd[10:7]}),
+    .cmd_base_i ({30'd0, rnd[12:11]}),
+    .step_len_i ({1'b0, rnd[15:13]} + 4'd1),
+    .link_bad_i (rnd[16] & rnd[17] & rnd[18]),
+    .run_o      (o_o[0]),
+    .setup_o    (o_o[1]),
+    .xfer_o     (o_o[2]),
+    .last_word_o(o_o[3]),
+    .step_o     (o_o[8:4]),
+    .word_o     (o_o[12:9]),
+    .len_o      (o_o[16:13]),
+    .done_o     (o_o[17]),
+    .err_o      (o_o[20:18]),
+    .op_o       (o_o[24:21]),
+    .fast_o     (o_o[25]),
+    .m_o        (o_o[29:26]),
+    .pkt_o      (o_o[33:30]),
+    .fwords_o   (o_o[37:34]),
+    .base_o     (o_o[40:38])
+  );
+  assign o_o[47:41] = '0;
+endmodule
+
 // The router of PE 0 of 2, the one with the host port (its ring straps as ps_network gives
 // them), commands at random.
 module assert_fault_ps_router (

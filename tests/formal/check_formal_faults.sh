@@ -73,8 +73,14 @@ fault ctrl_arta_on rta_bitmap_ctrl.sv 's/? bitmap_q | set_bits :/? bitmap_q | cl
 # rta_bitmap_ctrl: ARTA edits taken in SRTA mode (no WRONG_MODE)
 fault ctrl_wrong_mode rta_bitmap_ctrl.sv 's/if (mode_q == rta_pkg::ModeSrta) begin/if (1'"'"'b0) begin/' \
   "rta_bitmap_ctrl reject\\(Dim=1,Side=16\\)" rta_bitmap_ctrl
-# ps_router: done_o one cycle early (in the last word's cycle of the last step, not after it)
-fault ps_done_early ps_router.sv 's/  assign done_o = done_q;/  assign done_o = done_q || (run_q \&\& !setup_q \&\& last_word \&\& step_q == last_q);/' \
+# ps_router_mem: write port B stores write port A's word
+fault ps_mem_wrb_data ps_router_mem.sv 's/mem_q\[wrb_addr_i\] <= wrb_data_i;/mem_q[wrb_addr_i] <= wra_data_i;/' \
+  "ps_router_mem words\\(Width=2,MemWords=4\\)" "ps_router_mem words"
+# ps_router_seq: a step's last word is one past its length (the word index reaches L_s)
+fault ps_seq_word_past ps_router_seq.sv "s/assign last_word = (word_q == len_q - CntW'(1));/assign last_word = (word_q == len_q);/" \
+  "ps_router_seq checker\\(N=4" "ps_router_seq checker"
+# ps_router_seq: done_o one cycle early (in the last word's cycle of the last step, not after it)
+fault ps_done_early ps_router_seq.sv 's/  assign done_o      = done_q;/  assign done_o = done_q || (run_q \&\& !setup_q \&\& last_word \&\& step_q == last_q);/' \
   "ps_router done" "ps_router done"
 # ps_network: the read ports (and so the out links' valid) active in a step's setup cycle too,
 # one cycle before the step's first word
