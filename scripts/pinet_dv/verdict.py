@@ -21,7 +21,8 @@ command line below:
     verdict.py check [FILE] [--kind PASS|FAIL] [--block B] [--cycle C] [--cycles N]
                      [--seed S] [--signal REGEX] [--assertion NAME] [--only] [--trailer]
                                     exit 0 if the last verdict line has these fields (--only:
-                                    and is the input's only non-empty line; --trailer: a PASS
+                                    and is the input's only non-empty line; --signal: a
+                                    mismatch line, its signal matching; --trailer: a PASS
                                     line may end with " (<text>)", as the DPI example's
                                     testbench prints it), else print what was found on stderr
                                     and exit 1
