@@ -22,10 +22,19 @@ module rta_switch #(
   output logic [Width-1:0] t4_o
 );
 
-  assign t1_o = on_i ? t2_i : t3_i;
-  assign t2_o = on_i ? t1_i : t4_i;
-  assign t3_o = on_i ? t4_i : t1_i;
-  assign t4_o = on_i ? t3_i : t2_i;
+  // Each output is the AND-OR of its two candidate words under the ON and OFF masks: the gates
+  // themselves, and branch-free in a compiled model. Written as 2:1 muxes, Verilator turned each
+  // switch into an if on its bitmap bit; with random bitmaps the host's branch predictor then
+  // learns the 31 switches of a 64-PE ring but not the 2047 of a 4096-PE one, and the per-PE
+  // cost grew with N (docs/verification.md, "The scaling bench in one run").
+  logic [Width-1:0] on_m, off_m;
+  assign on_m  = {Width{on_i}};
+  assign off_m = ~on_m;
+
+  assign t1_o = (t2_i & on_m) | (t3_i & off_m);
+  assign t2_o = (t1_i & on_m) | (t4_i & off_m);
+  assign t3_o = (t4_i & on_m) | (t1_i & off_m);
+  assign t4_o = (t3_i & on_m) | (t2_i & off_m);
 
   // The parameter ranges a registered run or proof covers at both ends (docs/verification.md,
   // "Parameter ranges": widening one means adding its run). Icarus 11 has no elaboration-time

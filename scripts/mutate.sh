@@ -58,10 +58,10 @@ recon32_runs='^recon_system_fbp_512$'
 # id @ file @ sed expression @ runs @ EQUIVALENT: reason (empty: not equivalent); fields split
 # at "@" because the expressions contain "|"
 mutants=(
-  "sw_t1_off@rta_switch.sv@s/assign t1_o = on_i ? t2_i : t3_i;/assign t1_o = on_i ? t2_i : t4_i;/@$switch_runs@"
-  "sw_t2_on@rta_switch.sv@s/assign t2_o = on_i ? t1_i : t4_i;/assign t2_o = on_i ? t3_i : t4_i;/@$switch_runs@"
-  "sw_t3_sel@rta_switch.sv@s/assign t3_o = on_i ? t4_i : t1_i;/assign t3_o = !on_i ? t4_i : t1_i;/@$switch_runs@"
-  "sw_t4_zero@rta_switch.sv@s/assign t4_o = on_i ? t3_i : t2_i;/assign t4_o = on_i ? '0 : t2_i;/@$switch_runs@"
+  "sw_t1_off@rta_switch.sv@s/assign t1_o = (t2_i \& on_m) | (t3_i \& off_m);/assign t1_o = (t2_i \& on_m) | (t4_i \& off_m);/@$switch_runs@"
+  "sw_t2_on@rta_switch.sv@s/assign t2_o = (t1_i \& on_m) | (t4_i \& off_m);/assign t2_o = (t3_i \& on_m) | (t4_i \& off_m);/@$switch_runs@"
+  "sw_t3_sel@rta_switch.sv@s/assign t3_o = (t4_i \& on_m) | (t1_i \& off_m);/assign t3_o = (t4_i \& off_m) | (t1_i \& on_m);/@$switch_runs@"
+  "sw_t4_zero@rta_switch.sv@s/assign t4_o = (t3_i \& on_m) | (t2_i \& off_m);/assign t4_o = (t2_i \& off_m);/@$switch_runs@"
   "ring_seg0@rta_ring.sv@s/= l_i\[0 +: Width\];/= r_i[0 +: Width];/@$ring_runs@"
   "ring_end@rta_ring.sv@s/= seg_right\[NumSwitches\];/= seg_left[NumSwitches];/@$ring_runs@"
   "ring_direct@rta_ring.sv@s/= l_i\[(2\*m+1)\*Width +: Width\];/= l_i[(2*m)*Width +: Width];/@$ring_runs@"

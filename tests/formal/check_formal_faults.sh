@@ -52,7 +52,7 @@ fault() {
 }
 
 # rta_switch: OFF, terminal 4 takes terminal 1's word (two outputs carry one input)
-fault switch_t4 rta_switch.sv 's/assign t4_o = on_i ? t3_i : t2_i;/assign t4_o = on_i ? t3_i : t1_i;/' \
+fault switch_t4 rta_switch.sv 's/assign t4_o = (t3_i \& on_m) | (t2_i \& off_m);/assign t4_o = (t3_i \& on_m) | (t1_i \& off_m);/' \
   "rta_switch spec" rta_switch
 # rta_ring: switch p's terminal 3 wired to the wrong bypass direction
 fault ring_bypass rta_ring.sv 's/\.t3_i(seg_right\[p\]),/.t3_i(seg_left[p]),/' \

@@ -16,7 +16,7 @@ only='^(rta_switch|rta_bitmap_ctrl_d1_s8)$'
 
 # 1. the buggy switch: its run fails, the controller's passes
 mkdir -p "$work/bug"
-sed 's/assign t4_o = on_i ? t3_i : t2_i;/assign t4_o = on_i ? t3_i : t1_i;/' \
+sed 's/assign t4_o = (t3_i \& on_m) | (t2_i \& off_m);/assign t4_o = (t3_i \& on_m) | (t1_i \& off_m);/' \
   "$src/rtl/rta_switch.sv" >"$work/bug/rta_switch.sv"
 cmp -s "$src/rtl/rta_switch.sv" "$work/bug/rta_switch.sv" && fail "the sed changed nothing"
 rc=0
