@@ -2,7 +2,7 @@
 import os
 import shutil
 import time
-from typing import Callable, List
+from typing import Callable, List, Optional
 
 from pinet_dv.job import Job
 from pinet_dv.launcher import Launcher, progress_of
@@ -12,10 +12,12 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
-def run_all(launcher: Launcher, jobs: List[Job], *, tick: bool) -> None:
-    """Runs every job through the launcher, printing each one's line as it ends; with TICK a line
-    every PINET_VERIFY_TICK seconds (default 60) naming the runs done and each running run's last
-    progress. Returns when every job has ended."""
+def run_all(launcher: Launcher, jobs: List[Job], *, tick: bool,
+            line_of: Optional[Callable[[Job], str]] = None) -> None:
+    """Runs every job through the launcher, printing each one's line as it ends (LINE_OF(job),
+    default the launcher's done_line); with TICK a line every PINET_VERIFY_TICK seconds (default
+    60) naming the runs done and each running run's last progress. Returns when every job has
+    ended."""
     line = launcher.start_line(len(jobs))
     if line:
         say(line)
@@ -31,7 +33,7 @@ def run_all(launcher: Launcher, jobs: List[Job], *, tick: bool) -> None:
             launcher.launch(pending.pop(0))
         for job in launcher.poll():
             ndone += 1
-            say(launcher.done_line(job))
+            say((line_of or launcher.done_line)(job))
         if ndone == len(jobs):
             return
         now = time.monotonic()

@@ -71,15 +71,17 @@ def targets(argv):
 
 
 def farm(argv):
-    """Exit 2 with verify.sh's usage line when FARM is unknown or its tools are missing."""
+    """farm FARM [FLOW]: exit 2 with FLOW's usage line (verify.sh's, formal.sh's, mutate.sh's)
+    when FARM is unknown or its tools are missing."""
     from pinet_dv.launcher import LAUNCHERS
     name = argv[0] if argv else ""
+    flow = argv[1] if len(argv) > 1 else "verify"
     try:
         if name not in LAUNCHERS:
             raise LauncherError(f"--farm must be {' or '.join(LAUNCHERS)} (got '{quote(name)}')", 2)
         LAUNCHERS[name]().check()
     except LauncherError as e:
-        print(f"verify: {e} (try --help)", file=sys.stderr)
+        print(f"{flow}: {e} (try --help)", file=sys.stderr)
         return e.status
     return 0
 
