@@ -92,7 +92,7 @@ with tempfile.TemporaryDirectory() as work:
     xml = os.path.join(work, "bug.xml")
     wb = os.path.join(work, "b")
     rc, out, err = run(FORMAL + ["--rtl", copy, "--only", ONLY, "--work", wb, "-j", "2", "--junit", xml])
-    fails = [ln for ln in out.splitlines() if ln.startswith("FAIL ")]
+    fails = [ln for ln in out.splitlines() if (m := LINE.match(ln)) and m.group(1) == "FAIL"]
     check(rc == 1 and len(fails) == 2, f"with the bug: exit {rc}, FAIL lines {fails}: {err}")
     got = cases(xml) if os.path.exists(xml) else {}
     for ln in fails:
