@@ -17,7 +17,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import sys
 import tempfile
 import time
@@ -27,8 +26,8 @@ from typing import Optional
 from pinet_dv import job as J
 from pinet_dv import outputs, scheduler
 from pinet_dv import verdict as V
-from pinet_dv.launcher import LauncherError, make_launcher
-from pinet_dv.verify import Interrupted, _interrupt, quote
+from pinet_dv.launcher import LauncherError, add_options, make_launcher
+from pinet_dv.verify import quote
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -119,13 +118,9 @@ def parser():
     ap = argparse.ArgumentParser(prog="formal", add_help=False)
     ap.add_argument("--rtl", required=True)
     ap.add_argument("--work", required=True)
-    ap.add_argument("-j", dest="jobs", type=int, default=1)
-    ap.add_argument("--farm", default="local")
     ap.add_argument("--junit", default="")
-    ap.add_argument("--partition", default="")
-    ap.add_argument("--time-limit", default="")
-    ap.add_argument("--sbatch-args", default="")
     ap.add_argument("labels", nargs="+")
+    add_options(ap)
     return ap
 
 
@@ -156,21 +151,10 @@ def _formal(o) -> int:
     if launcher.dry:
         scheduler.run_all(launcher, jobs, tick=False)
         return 0
-    signal.signal(signal.SIGINT, _interrupt)
-    signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        scheduler.run_all(launcher, jobs, tick=o.farm != "local", line_of=lambda j: j.result_line)
-    except Interrupted as e:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        launcher.kill()
-        return e.status
-    except LauncherError as e:
-        print(str(e), file=sys.stderr)
-        launcher.kill()
-        return e.status
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    status = scheduler.guarded(launcher, lambda: scheduler.run_all(
+        launcher, jobs, tick=o.farm != "local", line_of=lambda j: j.result_line))
+    if status is not None:
+        return status
     for job in jobs:
         write_result(job, o.farm)
     if o.junit:

@@ -178,6 +178,15 @@ def _dryrun():
 LAUNCHERS = {"local": lambda: LocalLauncher, "slurm": _slurm, "dryrun": _dryrun}
 
 
+def add_options(ap) -> None:
+    """The launchers' options on a flow's argument parser (verify, formal): -j, --farm and
+    Slurm's --partition, --time-limit, --sbatch-args."""
+    ap.add_argument("-j", dest="jobs", type=int, default=1)
+    ap.add_argument("--farm", default="local")
+    for name in ("--partition", "--time-limit", "--sbatch-args"):
+        ap.add_argument(name, default="")
+
+
 def make_launcher(farm: str, opts) -> Launcher:
     """The factory: the launcher class registered under FARM."""
     if farm not in LAUNCHERS:

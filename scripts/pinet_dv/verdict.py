@@ -96,13 +96,17 @@ def parse(line: str, trailer: bool = False) -> Optional[Verdict]:
     return v
 
 
-def last_line(text: str) -> Optional[str]:
-    """The last line of TEXT that starts as a verdict (PASS/FAIL and a space), well-formed or not."""
+def _last_starting(text: str, prefixes) -> Optional[str]:
     found = None
     for line in text.splitlines():
-        if line.startswith(CLAIM_PREFIXES):
+        if line.startswith(prefixes):
             found = line
     return found
+
+
+def last_line(text: str) -> Optional[str]:
+    """The last line of TEXT that starts as a verdict (PASS/FAIL and a space), well-formed or not."""
+    return _last_starting(text, CLAIM_PREFIXES)
 
 
 def last(text: str) -> Optional[Verdict]:
@@ -142,11 +146,7 @@ def parse_formal(line: str) -> Optional[FormalVerdict]:
 
 def last_formal_line(text: str) -> Optional[str]:
     """The last line of TEXT that starts as a formal verdict, well-formed or not."""
-    found = None
-    for line in text.splitlines():
-        if line.startswith(FORMAL_KINDS):
-            found = line
-    return found
+    return _last_starting(text, FORMAL_KINDS)
 
 
 def cmake_regex(kind: str, block: Optional[str] = None) -> str:
