@@ -65,6 +65,18 @@ def planned(plans, long=False):
     return out
 
 
+def holes_of(bins, why, got):
+    """The one computation of holes: (hit, holes, justified, wrong) of the planned BINS against
+    GOT ({bin: hits}), WHY ({bin: reason}) the bins listed as unreachable. hit: planned bins hit;
+    holes: planned bins never hit and not justified; justified: unreachable bins not hit; wrong:
+    unreachable bins hit after all. (scripts/verify_report.py's sign-off uses it per testpoint.)"""
+    hit = [b for b in bins if got.get(b, 0) > 0]
+    holes = [b for b in bins if got.get(b, 0) == 0 and b not in why]
+    justified = [b for b in why if got.get(b, 0) == 0]
+    wrong = [b for b in why if got.get(b, 0) > 0]
+    return hit, holes, justified, wrong
+
+
 def judge(plans, hits, blocks=None, strict=True, long=False):
     """(lines, holes, wrong): the report lines, the number of holes and of unreachable bins hit."""
     lines, nholes, nwrong, failing = [], 0, 0, []
@@ -74,10 +86,7 @@ def judge(plans, hits, blocks=None, strict=True, long=False):
     for block in judged:
         bins, why = plan_bins[block]
         got = hits.get(block, {})
-        hit = [b for b in bins if got.get(b, 0) > 0]
-        holes = [b for b in bins if got.get(b, 0) == 0 and b not in why]
-        wrong = [b for b in why if got.get(b, 0) > 0]
-        justified = [b for b in why if got.get(b, 0) == 0]
+        hit, holes, justified, wrong = holes_of(bins, why, got)
         line = (f"fcov: {block} {len(hit)}/{len(bins)} bins hit, {len(justified)} unreachable "
                 f"(justified), {len(holes)} holes")
         lines.append(line + (": " + ", ".join(holes) if holes else ""))

@@ -9,27 +9,48 @@
 #   COVERED <block> cover (C of C covers, step S) every cover property of the block's checkers
 #                                            is reached from reset within the depth (BMC)
 #   FAIL <block> <group> (...) trace <file>  a counterexample, as VCD with a GTKWave save file
-# Exit status: 0 all hold, 1 a FAIL, 2 usage, 3 a tool missing.
+# Exit status: 0 all hold, 1 a FAIL, 2 usage, 3 a tool missing (or a Slurm submission error).
 #
-#   bash scripts/formal.sh [--rtl DIR] [--work DIR] [--only REGEX] [--deep] [--list]
+#   bash scripts/formal.sh [--rtl DIR] [--work DIR] [--only REGEX] [--deep] [--list] [-j N]
+#                          [--junit FILE] [--farm local|slurm] [--partition P] [--time-limit T]
+#                          [--sbatch-args ARGS]
 #
 # --rtl DIR     prove the RTL of DIR (same file names as rtl/), e.g. a copy with a deliberate bug
-# --work DIR    where models, logs and traces go (default: build/formal, else a temporary directory)
+# --work DIR    where models, logs and traces go (default: build/formal, else a temporary directory);
+#               each group's result also goes to DIR/results/<group>.json, which the HTML report
+#               of scripts/verify.sh (scripts/verify_report.py) shows as a row per proof group
 # --only REGEX  only the groups whose "<block> <group>" matches
 # --deep        also the larger instances
 # --list        print the selected groups ("<block> <group>(<parameters>)"), prove nothing
+# -j N          N proof groups at a time (default 1: one after the other, in the table's order;
+#               with N > 1 a group's line is printed when it ends)
+# --junit FILE  JUnit XML: one testcase per proof group, named "<block> <group>(<parameters>)"
+#               (failure message = its FAIL line, the trace as an attachment)
+# --farm slurm  prove on a Slurm cluster instead of this machine (--farm local, the default): one
+#               array task per proof group, -j N at a time (default 32); --work and this tree
+#               must be on a filesystem the nodes share, at the same paths. A task that does not
+#               end with a line (cancelled, timed out) is a FAIL line saying so, trace none.
+# --partition P, --time-limit T, --sbatch-args ARGS
+#               with --farm slurm: sbatch's --partition, --time (per group) and further arguments
+# The groups run as jobs of the verification engine (scripts/pinet_dv/formal.py), each job
+# `formal.sh --one-group "<block> <group>(<parameters>)"` (the engine's; it proves that group).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=scripts/quote.sh
 . "$root/scripts/quote.sh"
 
 usage() { echo "formal: $* (try --help)" >&2; exit 2; }
-rtl=$root/rtl work="" only="" deep=0 list=0
+rtl=$root/rtl work="" only="" deep=0 list=0 jobs="" junit="" farm=local one=""
+partition="" time_limit="" sbatch_args=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --rtl|--work|--only)
+    --rtl|--work|--only|-j|--junit|--farm|--one-group|--partition|--time-limit|--sbatch-args)
       [ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs a value"
-      case "$1" in --rtl) rtl=$2 ;; --work) work=$2 ;; --only) only=$2 ;; esac
+      case "$1" in
+        --rtl) rtl=$2 ;; --work) work=$2 ;; --only) only=$2 ;; -j) jobs=$2 ;; --junit) junit=$2 ;;
+        --farm) farm=$2 ;; --one-group) one=$2 ;; --partition) partition=$2 ;;
+        --time-limit) time_limit=$2 ;; --sbatch-args) sbatch_args=$2 ;;
+      esac
       shift ;;
     --deep) deep=1 ;;
     --list) list=1 ;;
@@ -42,6 +63,19 @@ for tool in yosys yosys-smtbmc yosys-abc z3 python3; do
   command -v "$tool" >/dev/null ||
     { echo "formal: '$tool' not found (bash scripts/deps.sh installs it)" >&2; exit 3; }  # quoting: not user text (a tool of the list)
 done
+case "$farm" in
+  local) [ -z "$partition$time_limit$sbatch_args" ] ||
+           usage "--partition, --time-limit and --sbatch-args need --farm slurm"
+         [ -n "$jobs" ] || jobs=1 ;;
+  slurm) python3 "$root/scripts/pinet_dv" farm slurm formal || exit $?   # the Slurm clients (else 2)
+         [ -n "$jobs" ] || jobs=32 ;;
+  *) usage "--farm must be local or slurm (got '$(pinet_quote "$farm")')" ;;
+esac
+[[ "$jobs" =~ ^[1-9][0-9]{0,2}$ ]] || usage "-j must be an integer in 1..999 (got '$(pinet_quote "$jobs")')"
+if [ -n "$junit" ]; then
+  { : >>"$junit"; } 2>/dev/null || usage "--junit '$(pinet_quote "$junit")': cannot write"
+  junit=$(cd "$(dirname "$junit")" && pwd)/$(basename "$junit")
+fi
 [ -d "$rtl" ] || usage "--rtl '$(pinet_quote "$rtl")' is not a directory"
 rtl=$(cd "$rtl" && pwd)
 if [ $list -eq 0 ]; then
@@ -335,21 +369,36 @@ cover() {
   echo "COVERED $block $label ($(grep -c . <<<"$expected") of $(grep -c . <<<"$expected") covers, step $step)"
 }
 
-failed=0 ran=0
+# The selected groups' labels; --one-group: prove that one group here (a job of the engine).
+labels=()
 for row in "${proofs[@]}"; do
   IFS='|' read -r block groups top params files mode depth kind <<<"$row"
-  [ "$kind" = deep ] && [ $deep -eq 0 ] && continue
+  [ "$kind" = deep ] && [ $deep -eq 0 ] && [ -z "$one" ] && continue
   for group in $groups; do
-    if [ -n "$only" ] && ! [[ "$block $group($(tr ' ' ',' <<<"$params"))" =~ $only ]]; then
+    label="$block $group($(tr ' ' ',' <<<"$params"))"
+    if [ -n "$one" ]; then
+      [ "$label" = "$one" ] || continue
+      prove "$block" "$group" "$top" "$params" "$files" "$mode" "$depth"
+      exit $?
+    fi
+    if [ -n "$only" ] && ! [[ "$label" =~ $only ]]; then
       continue
     fi
-    ran=$((ran + 1))
-    if [ $list -eq 1 ]; then
-      echo "$block $group($(tr ' ' ',' <<<"$params"))"
-      continue
-    fi
-    prove "$block" "$group" "$top" "$params" "$files" "$mode" "$depth" || failed=1
+    labels+=("$label")
   done
 done
-[ $ran -eq 0 ] && usage "no proof matches --only '$(pinet_quote "$only")'"
-exit $failed
+[ -n "$one" ] && usage "--one-group: no proof group '$(pinet_quote "$one")'"
+[ ${#labels[@]} -eq 0 ] && usage "no proof matches --only '$(pinet_quote "$only")'"
+if [ $list -eq 1 ]; then
+  printf '%s\n' "${labels[@]}"
+  exit 0
+fi
+# The groups as jobs of the engine (scripts/pinet_dv/formal.py): each line printed as its group
+# ends, the JUnit XML and the report's rows written; its exit status is this script's.
+# (--opt=VALUE: a value may start with '-', as --sbatch-args "--account=rtl" does)
+args=(--rtl "$rtl" --work "$work" -j "$jobs" "--farm=$farm")
+[ -n "$junit" ] && args+=("--junit=$junit")
+[ -n "$partition" ] && args+=("--partition=$partition")
+[ -n "$time_limit" ] && args+=("--time-limit=$time_limit")
+[ -n "$sbatch_args" ] && args+=("--sbatch-args=$sbatch_args")
+exec python3 "$root/scripts/pinet_dv" formal "${args[@]}" -- "${labels[@]}"

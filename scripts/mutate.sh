@@ -7,6 +7,7 @@
 # reason; one that does not build is STILLBORN (the compiler caught it, not the tests).
 #
 #   bash scripts/mutate.sh [--only REGEX] [--list] [--long] [--build DIR] [--work DIR]
+#                          [--farm local|slurm] [--partition P] [--time-limit T] [--sbatch-args ARGS]
 #
 # --only REGEX  the mutants whose "<id> <file>" matches
 # --list        print the table and exit
@@ -16,6 +17,13 @@
 #               cosim at N = 2, 4, 8 only, which builds several times faster, and with Verilator
 #               warnings not fatal: a mutant that leaves a signal unused must still build)
 # --work DIR    keep each mutant's directory and verify.sh log there (default: a temporary one)
+# --farm slurm  run each mutant's cosims on a Slurm cluster (verify.sh --farm slurm: one array
+#               task per run, scripts/pinet_dv/slurm.py); the mutants are built here, one after
+#               the other, in the one build directory. --build, --work and this tree must be on a
+#               filesystem the nodes share, at the same paths (--work: then not a temporary one
+#               of this machine's /tmp unless the nodes share it)
+# --partition P, --time-limit T, --sbatch-args ARGS
+#               with --farm slurm: passed to verify.sh (sbatch's --partition, --time, arguments)
 # Prints one line per mutant and the kill rate of the non-equivalent ones. Exit status 0 when
 # every non-equivalent mutant that built was killed, 1 otherwise, 2 usage. Takes about a minute
 # per RTA mutant and a few per ps mutant on a 2-core machine.
@@ -28,12 +36,15 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 usage() { echo "mutate: $* (try --help)" >&2; exit 2; }
-only="" list=0 long=0 build=build-mutate work=""
+only="" list=0 long=0 build=build-mutate work="" farm=local farm_args=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --only|--build|--work)
+    --only|--build|--work|--farm|--partition|--time-limit|--sbatch-args)
       [ $# -ge 2 ] && [ -n "$2" ] || usage "$1 needs a value"
-      case "$1" in --only) only=$2 ;; --build) build=$2 ;; --work) work=$2 ;; esac
+      case "$1" in
+        --only) only=$2 ;; --build) build=$2 ;; --work) work=$2 ;; --farm) farm=$2 ;;
+        *) farm_args+=("$1=$2") ;;   # (=: a value may start with '-')
+      esac
       shift ;;
     --list) list=1 ;;
     --long) long=1 ;;
@@ -42,6 +53,12 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+case "$farm" in
+  local) [ ${#farm_args[@]} -eq 0 ] || usage "--partition, --time-limit and --sbatch-args need --farm slurm" ;;
+  slurm) python3 scripts/pinet_dv farm slurm mutate || exit $? ;;  # the Slurm clients (else 2)
+  *) usage "--farm must be local or slurm (got '$(pinet_quote "$farm")')" ;;
+esac
+farm_args=(--farm "$farm" "${farm_args[@]}")
 
 # The runs that cover each module (verify.sh --only), the cheapest that exercise it fully.
 switch_runs='^(rta_switch|rta_ring_n8)$'
@@ -210,7 +227,7 @@ for row in "${mutants[@]}"; do
     rc=3
   else
     bash scripts/verify.sh --no-deps --no-build --build "$build" --rtl "$work/rtl" $long_flag \
-      --only "$runs" --waves "$work/$id/waves" >"$work/$id/verify.log" 2>&1 || rc=$?
+      "${farm_args[@]}" --only "$runs" --waves "$work/$id/waves" >"$work/$id/verify.log" 2>&1 || rc=$?
   fi
   cp "rtl/$file" "$work/rtl/$file"
   secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')

@@ -7,6 +7,7 @@ a timing diagram (WaveDrom, DUT beside expected), the command that reproduces it
 
     python3 scripts/verify_report.py --jobs JOBS.tsv --waves DIR [--plans DIR] [--report DIR]
                                      [--coverage-text FILE] [--wavedrom DIR] [--date STAMP]
+                                     [--formal DIR]
 
 JOBS.tsv (written by verify.sh, one line per run and seed, tab-separated): run, verdict (PASS,
 FAIL, ERROR), block, seed, cycles, wave, result line, reproducing command, the re-run alone's
@@ -16,7 +17,11 @@ Functional coverage (written by the harnesses, cosim/common/fcov.h): DIR/fcov/*.
 "<block> <bin> <hits>" ('#' starts a comment), summed over the files. A block with no such line has
 its column "–" (not yet measured); otherwise a testpoint shows hits/total over its bins, and the
 report lists the bins never hit (a bin the testpoint lists as unreachable, with its reason, is not
-a hole; scripts/fcov_check.py judges the holes). Exit status: 0, 2 usage, 4 the report cannot be written (the table is printed
+a hole; scripts/fcov_check.py judges the holes).
+
+Formal proofs (scripts/formal.sh, pinet_dv/formal.py): each proof group's latest result,
+DIR/results/*.json of --formal DIR (default build/formal, formal.sh's default --work), is a row of
+the report's "Formal proofs" table; without results the report has no such section. Exit status: 0, 2 usage, 4 the report cannot be written (the table is printed
 first in any case).
 """
 import argparse
@@ -56,6 +61,23 @@ def read_fcov(directory):
     return hits
 
 
+def read_formal(directory):
+    """The proof groups' results (DIR/results/*.json, one per group, written by the formal flow),
+    by block and group; an unreadable file is reported and skipped."""
+    rows = []
+    d = os.path.join(directory, "results") if directory else ""
+    if not d or not os.path.isdir(d):
+        return rows
+    for fn in sorted(os.listdir(d)):
+        if fn.endswith(".json"):
+            try:
+                with open(os.path.join(d, fn), encoding="utf-8") as f:
+                    rows.append(json.load(f))
+            except (OSError, ValueError) as e:
+                print(f"verify: formal result {fn}: {e}", file=sys.stderr)
+    return sorted(rows, key=lambda r: (r.get("block", ""), r.get("group", "")))
+
+
 def signoff_rows(plans, jobs, fcov):
     """One row per testpoint: block, testpoint, runs, passed, total, fcov text, status, tests,
     holes, the testpoint."""
@@ -73,12 +95,11 @@ def signoff_rows(plans, jobs, fcov):
             elif block not in fcov:
                 cov = DASH
             else:
-                why = tp.get("unreachable", {})
-                holes = [b for b in bins if fcov[block].get(b, 0) == 0 and b not in why]
-                justified = sum(fcov[block].get(b, 0) == 0 for b in why)
+                _, holes, justified, _ = fcov_check.holes_of(bins, tp.get("unreachable", {}),
+                                                             fcov[block])
                 # hit (+ unreachable, justified) / planned
-                cov = (f"{len(bins) - len(holes) - justified}" + (f"+{justified}" if justified else "")
-                       + f"/{len(bins)}")
+                nj = len(justified)
+                cov = f"{len(bins) - len(holes) - nj}" + (f"+{nj}" if nj else "") + f"/{len(bins)}"
             # CTEST: a testpoint covered by CTest tests only, no cosim run of verify.sh; LONG: a
             # long testpoint (the long runs' sizes) in a run without them
             status = ("CTEST" if not tp.get("runs") else
@@ -200,7 +221,27 @@ pre,code{background:#f4f4f4;padding:2px 4px;font-size:.9em;white-space:pre-wrap}
 .fail{border:2px solid #b00;padding:.6em;margin:1em 0}.diagram{overflow-x:auto}.note{color:#666}"""
 
 
-def build_html(args, jobs, rows, fcov, has_wavedrom, report_dir):
+def formal_html(proofs):
+    """The report's section of proof groups: one row each (verdict, its line's detail, time, RTL)."""
+    bad = sum(not r.get("holds") for r in proofs)
+    h = [f"<h2 id='formal'>Formal proofs ({len(proofs)} groups, "
+         f"<span class='{'FAIL' if bad else 'PASS'}'>{bad} failing</span>)</h2>",
+         "<p class='note'>Each proof group's latest result (scripts/formal.sh).</p>",
+         "<table><tr><th>block</th><th>group</th><th>verdict</th><th>line</th><th>time (s)</th>"
+         "<th>RTL</th><th>date</th></tr>"]
+    for r in proofs:
+        cls = "PASS" if r.get("holds") else "FAIL"
+        h.append(f"<tr><td>{html.escape(str(r.get('block', '')))}</td>"
+                 f"<td>{html.escape(str(r.get('group', '')))}</td>"
+                 f"<td class='{cls}'>{html.escape(str(r.get('verdict', '')))}</td>"
+                 f"<td><code>{html.escape(str(r.get('line', '')))}</code></td>"
+                 f"<td>{html.escape(str(r.get('secs', '')))}</td><td>{html.escape(str(r.get('rtl', '')))}</td>"
+                 f"<td>{html.escape(str(r.get('date', '')))}</td></tr>")
+    h.append("</table>")
+    return "".join(h)
+
+
+def build_html(args, jobs, rows, fcov, has_wavedrom, report_dir, proofs=()):
     def rel(path):
         return html.escape(os.path.relpath(os.path.abspath(path), os.path.abspath(report_dir)))
 
@@ -216,7 +257,8 @@ def build_html(args, jobs, rows, fcov, has_wavedrom, report_dir):
              f" (scripts/verify.sh; the same tables are in summary.txt)</p>")
     h.append("<p><a href='#summary'>Run summary</a> · <a href='#signoff'>Sign-off</a> · "
              "<a href='#failures'>Failing runs</a> · <a href='#coverage'>Code coverage</a> · "
-             "<a href='#fcov'>Functional coverage</a></p>")
+             "<a href='#fcov'>Functional coverage</a>"
+             + (" · <a href='#formal'>Formal proofs</a>" if proofs else "") + "</p>")
 
     # failing runs first: that is what one opens the report for
     h.append(f"<h2 id='failures'>Failing runs ({nfail})</h2>")
@@ -313,6 +355,8 @@ def build_html(args, jobs, rows, fcov, has_wavedrom, report_dir):
                      f"<td>{r['cov']}</td><td class='{'bad' if r['holes'] else ''}'>"
                      f"{html.escape(', '.join(r['holes']) or 'none')}</td></tr>")
         h.append("</table>")
+    if proofs:
+        h.append(formal_html(proofs))
     h.append("</body></html>\n")
     return "".join(h)
 
@@ -321,7 +365,7 @@ def window_name(j):
     return f"{j['run']}_s{j['seed']}.mismatch.json"
 
 
-def write_report(args, jobs, rows, fcov):
+def write_report(args, jobs, rows, fcov, proofs=()):
     """Writes the report into a fresh directory beside args.report, then swaps it in."""
     wd = args.wavedrom
     has_wd = bool(wd) and all(os.path.isfile(os.path.join(wd, f))
@@ -338,7 +382,7 @@ def write_report(args, jobs, rows, fcov):
             if j["window"] not in ("", "-") and os.path.isfile(j["window"]):
                 shutil.copy(j["window"], os.path.join(tmp, window_name(j)))
         with open(os.path.join(tmp, "index.html"), "w", encoding="utf-8") as f:
-            f.write(build_html(args, jobs, rows, fcov, has_wd, args.report))
+            f.write(build_html(args, jobs, rows, fcov, has_wd, args.report, proofs))
         old = None
         if os.path.exists(args.report):
             old = tempfile.mkdtemp(prefix=".report-old-", dir=parent)
@@ -362,6 +406,7 @@ def main(argv):
     ap.add_argument("--coverage-text")
     ap.add_argument("--wavedrom", default=os.path.join(root, "tools", "node", "node_modules", "wavedrom"))
     ap.add_argument("--date", default="")
+    ap.add_argument("--formal", default=os.path.join(root, "build", "formal"))
     args = ap.parse_args(argv)
     try:
         jobs = read_jobs(args.jobs)
@@ -375,7 +420,7 @@ def main(argv):
     sys.stdout.flush()
     if args.report:
         try:
-            has_wd = write_report(args, jobs, rows, fcov)
+            has_wd = write_report(args, jobs, rows, fcov, read_formal(args.formal))
         except OSError as e:
             print(f"verify: cannot write the report {args.report}: {e}", file=sys.stderr)
             return 4

@@ -16,11 +16,11 @@ class DryRunLauncher(Launcher):
         self.ended: List[Job] = []
 
     def start_line(self, njobs: int):
-        return f"verify: {njobs} runs, dry run: the commands only"
+        return f"{self.flow}: {njobs} runs, dry run: the commands only"
 
     def launch(self, job: Job) -> None:
         env = " ".join(f"{k}={v}" for k, v in job.env().items())
-        print(f"verify: would run: {env} {' '.join(job.argv())}", flush=True)
+        print(f"{self.flow}: would run: {env} {' '.join(job.argv())}", flush=True)
         job.ran, job.rc, job.farm = False, None, {"state": "DRY-RUN"}
         self.ended.append(job)
 
@@ -32,7 +32,7 @@ class DryRunLauncher(Launcher):
         return []
 
     def done_line(self, job: Job) -> str:
-        return f"verify: {job.name:<22} not run (dry run)"
+        return f"{self.flow}: {job.name:<22} not run (dry run)"
 
     def rerun(self, job: Job, env: Dict[str, str]) -> None:
         raise RuntimeError("a dry run re-runs nothing")

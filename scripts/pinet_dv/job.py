@@ -109,6 +109,32 @@ class Job:
         return "exec env " + " ".join(f"{k}={shlex.quote(v)}" for k, v in self.env().items()) + \
             " " + " ".join(shlex.quote(a) for a in self.argv())
 
+    def judge(self) -> None:
+        """The verdict of an ended job (its last verdict line; none for a run that did not end)."""
+        self.result_line = V.last_line(self.output())
+        self.verdict = V.parse(self.result_line) if (self.ran and self.result_line) else None
+
+    # -- its JUnit testcase (pinet_dv.outputs.junit) ----------------------------------------------
+    @property
+    def case_class(self) -> str:
+        return f"pinet.cosim.{self.block}"
+
+    @property
+    def case_name(self) -> str:
+        return f"{self.name} seed {self.seed_text}"
+
+    failure_type = "mismatch"
+
+    def error_message(self) -> str:
+        slurm, state = self.farm.get("id", ""), self.farm.get("state", "")
+        if slurm and state not in ("COMPLETED", "FAILED"):
+            return f"{self.name}: Slurm task {slurm} {state}, no result"
+        return f"{self.name}: no PASS/FAIL line"
+
+    @property
+    def attachment(self) -> Optional[str]:
+        return self.wave if self.wave != "-" else None
+
     def output(self) -> str:
         try:
             with open(self.out_path, errors="replace") as f:

@@ -21,7 +21,6 @@ import subprocess
 import time
 from typing import Dict, List, Optional
 
-from pinet_dv import verdict as V
 from pinet_dv.job import Job
 
 
@@ -46,6 +45,7 @@ class Launcher:
         self.check()
         self.opts = opts          # the flow's options: jobs (-j), coverage, root, tmp, ...
         self.max_parallel = opts.jobs
+        self.flow = getattr(opts, "flow", "verify")   # the prefix of the lines it prints
 
     # -- the scheduler's interface ------------------------------------------------------------
     def begin(self, jobs: List[Job]) -> List[Job]:
@@ -73,27 +73,26 @@ class Launcher:
         return None
 
     def tick_line(self, minutes: int, ndone: int, njobs: int) -> str:
-        line = f"verify: {minutes} min: {ndone} of {njobs} runs done"
+        line = f"{self.flow}: {minutes} min: {ndone} of {njobs} runs done"
         for job in sorted(self.running(), key=lambda j: j.index):
             line += f"; {job.name} {progress_of(job) or 'started'}"
         return line
 
     # -- the one verdict scan -------------------------------------------------------------------
     def finish(self, job: Job) -> None:
-        """Judge an ended job from its output and exit status (and the farm's word on it)."""
-        text = job.output()
-        job.result_line = V.last_line(text)
-        job.verdict = V.parse(job.result_line) if (job.ran and job.result_line) else None
+        """Judge an ended job from its output and exit status (and the farm's word on it): the
+        job's own verdict grammar (pinet_dv.verdict), cosim or formal."""
+        job.judge()
 
     # -- what the outputs show ------------------------------------------------------------------
     def done_line(self, job: Job) -> str:
-        return f"verify: {job.name:<22} {job.result_line or ''} ({job.secs:.1f}s)"
+        return f"{self.flow}: {job.name:<22} {job.result_line or ''} ({job.secs:.1f}s)"
 
     def row_suffix(self, job: Job) -> str:
         return ""
 
     def why(self, job: Job) -> str:
-        return f"verify: {job.name} exited {job.rc} without a PASS/FAIL line:"
+        return f"{self.flow}: {job.name} exited {job.rc} without a PASS/FAIL line:"
 
 
 def progress_of(job: Job) -> Optional[str]:
@@ -113,7 +112,7 @@ class LocalLauncher(Launcher):
 
     def start_line(self, njobs: int) -> Optional[str]:
         if self.max_parallel > 1 and njobs > 1:
-            return f"verify: {njobs} runs, {self.max_parallel} at a time"
+            return f"{self.flow}: {njobs} runs, {self.max_parallel} at a time"
         return None
 
     def _start(self, job: Job, extra_env: Dict[str, str]):
@@ -123,7 +122,7 @@ class LocalLauncher(Launcher):
             p = subprocess.Popen(job.argv(), stdout=out, stderr=subprocess.STDOUT, env=env,
                                  stdin=subprocess.DEVNULL)
         except OSError as e:
-            out.write(f"verify: cannot run {job.argv()[0]}: {e.strerror}\n".encode())
+            out.write(f"{self.flow}: cannot run {job.argv()[0]}: {e.strerror}\n".encode())
             out.close()
             return None, out
         return p, out
@@ -177,6 +176,15 @@ def _dryrun():
 
 
 LAUNCHERS = {"local": lambda: LocalLauncher, "slurm": _slurm, "dryrun": _dryrun}
+
+
+def add_options(ap) -> None:
+    """The launchers' options on a flow's argument parser (verify, formal): -j, --farm and
+    Slurm's --partition, --time-limit, --sbatch-args."""
+    ap.add_argument("-j", dest="jobs", type=int, default=1)
+    ap.add_argument("--farm", default="local")
+    for name in ("--partition", "--time-limit", "--sbatch-args"):
+        ap.add_argument(name, default="")
 
 
 def make_launcher(farm: str, opts) -> Launcher:

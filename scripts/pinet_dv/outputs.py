@@ -53,31 +53,31 @@ def summary(jobs: List[Job], launcher: Launcher) -> str:
     return "\n".join(lines) + "\n"
 
 
-def junit(jobs: List[Job], path: str) -> None:
+def junit(jobs: List[Job], path: str, suite_name: str = "pinet.verify") -> None:
     """JUnit XML (the common schema: testsuites > testsuite > testcase, a failure or error element
-    per failing case, system-out with the wave as an attachment), written whole or not at all."""
-    suite = ET.Element("testsuite", name="pinet.verify")
+    per failing case, system-out with the wave or trace as an attachment), written whole or not at
+    all. A testcase's class, name, failure type, error message and attachment are the job's."""
+    suite = ET.Element("testsuite", name=suite_name)
     fails = errors = 0
     total = 0.0
     for job in jobs:
         total += job.secs
         out = job.output()
         kind = job.kind
-        case = ET.SubElement(suite, "testcase", classname=f"pinet.cosim.{job.block}",
-                             name=f"{job.name} seed {job.seed_text}", time=f"{job.secs:.3f}")
+        case = ET.SubElement(suite, "testcase", classname=job.case_class, name=job.case_name,
+                             time=f"{job.secs:.3f}")
         slurm, state, host = (job.farm.get(k, "") for k in ("id", "state", "host"))
         if kind == "FAIL":
             fails += 1
-            ET.SubElement(case, "failure", message=job.result_line, type="mismatch").text = out[-4000:]
+            ET.SubElement(case, "failure", message=job.result_line,
+                          type=job.failure_type).text = out[-4000:]
         elif kind == "ERROR":
             errors += 1
-            message = f"{job.name}: no PASS/FAIL line"
-            if slurm and state not in ("COMPLETED", "FAILED"):
-                message = f"{job.name}: Slurm task {slurm} {state}, no result"
-            ET.SubElement(case, "error", message=message, type="error").text = out[-4000:]
+            ET.SubElement(case, "error", message=job.error_message(), type="error").text = out[-4000:]
+        attachment = job.attachment
         ET.SubElement(case, "system-out").text = (
             (job.result_line + "\n" if job.result_line else "")
-            + (f"[[ATTACHMENT|{os.path.abspath(job.wave)}]]\n" if job.wave != "-" else "")
+            + (f"[[ATTACHMENT|{os.path.abspath(attachment)}]]\n" if attachment else "")
             + (f"Slurm task {slurm} {state} on {host or 'no node'}\n" if slurm else ""))
     n = len(jobs)
     suite.set("tests", str(n))

@@ -92,7 +92,7 @@ class SlurmLauncher(Launcher):
 
     def _submit(self, array: str) -> str:
         o = self.opts
-        cmd = ["sbatch", "--parsable", f"--array={array}", "--job-name=pinet-verify",
+        cmd = ["sbatch", "--parsable", f"--array={array}", f"--job-name=pinet-{self.flow}",
                f"--chdir={o.root}", f"--output={self.tmp}/slurm-%a.log"]
         if o.partition:
             cmd.append(f"--partition={o.partition}")
@@ -103,7 +103,7 @@ class SlurmLauncher(Launcher):
         r = subprocess.run(cmd, capture_output=True, text=True)
         out = (r.stdout + r.stderr).strip()
         if r.returncode != 0:
-            raise LauncherError(f"verify: sbatch failed: {out}", 3)
+            raise LauncherError(f"{self.flow}: sbatch failed: {out}", 3)
         self.array_job = r.stdout.strip().split(";")[0]
         self.submitted.append(self.array_job)
         return self.array_job
@@ -114,7 +114,7 @@ class SlurmLauncher(Launcher):
         self.active = {j.index: j for j in jobs}
         self.all_jobs = list(jobs)
         part = f", partition {self.opts.partition}" if self.opts.partition else ""
-        print(f"verify: {len(jobs)} runs on Slurm: job {self.array_job} (array 0-{len(jobs) - 1}, "
+        print(f"{self.flow}: {len(jobs)} runs on Slurm: job {self.array_job} (array 0-{len(jobs) - 1}, "
               f"{self.max_parallel} at a time{part})", flush=True)
         return []
 
@@ -189,9 +189,9 @@ class SlurmLauncher(Launcher):
     # -- what the outputs show --------------------------------------------------------------------
     def done_line(self, job: Job) -> str:
         if job.ran:
-            return (f"verify: {job.name:<22} {job.result_line or ''} ({job.secs:.1f}s, "
+            return (f"{self.flow}: {job.name:<22} {job.result_line or ''} ({job.secs:.1f}s, "
                     f"slurm {job.farm['id']})")
-        return f"verify: {job.name:<22} Slurm task {job.farm['id']} {self.state_text(job)}"
+        return f"{self.flow}: {job.name:<22} Slurm task {job.farm['id']} {self.state_text(job)}"
 
     def tick_line(self, minutes: int, ndone: int, njobs: int) -> str:
         nrun = sum(1 for i in self.active if self.states.get(i, ("", ""))[0] not in ("PENDING",))
@@ -199,7 +199,7 @@ class SlurmLauncher(Launcher):
         nfail = 0  # the jobs ended so far that did not pass
         for job in self.ended:
             nfail += job.kind != "PASS"
-        line = (f"verify: {minutes} min: {ndone} of {njobs} runs done, {nrun} running, {npend} "
+        line = (f"{self.flow}: {minutes} min: {ndone} of {njobs} runs done, {nrun} running, {npend} "
                 f"pending, {nfail} failed so far")
         if self.reasons:
             line += f"; pending because: {','.join(sorted(self.reasons))}"
@@ -220,7 +220,7 @@ class SlurmLauncher(Launcher):
 
     def why(self, job: Job) -> str:
         host = job.farm.get("host")
-        line = (f"verify: {job.name}: Slurm task {job.farm.get('id')} {self.state_text(job)}"
+        line = (f"{self.flow}: {job.name}: Slurm task {job.farm.get('id')} {self.state_text(job)}"
                 f"{' on node ' + host if host else ''}, no result:")
         try:
             with open(os.path.join(self.tmp, f"slurm-{job.index}.log"), errors="replace") as f:
@@ -262,5 +262,5 @@ class SlurmLauncher(Launcher):
             if not r.stdout.strip():
                 break
             time.sleep(0.3)
-        print(f"verify: interrupted: cancelled Slurm job(s) {' '.join(self.submitted)}",
+        print(f"{self.flow}: interrupted: cancelled Slurm job(s) {' '.join(self.submitted)}",
               file=sys.stderr, flush=True)

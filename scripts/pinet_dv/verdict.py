@@ -30,6 +30,12 @@ command line below:
                                     the CMake (ERE) regular expression of a PASS line / the
                                     start of a FAIL line of BLOCK (default: any block)
 Exit 2 with one line on a usage error.
+
+The formal flow's line (scripts/formal.sh, one per proof group) is another grammar, owned here too:
+
+    PROVEN|PASSED|COVERED|FAIL <block> <group>(<parameters>) (<detail>)[ trace <file|none>[ (...)]]
+
+(parse_formal, last_formal_line; PROVEN, PASSED and COVERED hold, FAIL does not).
 """
 import os
 import re
@@ -90,19 +96,57 @@ def parse(line: str, trailer: bool = False) -> Optional[Verdict]:
     return v
 
 
-def last_line(text: str) -> Optional[str]:
-    """The last line of TEXT that starts as a verdict (PASS/FAIL and a space), well-formed or not."""
+def _last_starting(text: str, prefixes) -> Optional[str]:
     found = None
     for line in text.splitlines():
-        if line.startswith(CLAIM_PREFIXES):
+        if line.startswith(prefixes):
             found = line
     return found
+
+
+def last_line(text: str) -> Optional[str]:
+    """The last line of TEXT that starts as a verdict (PASS/FAIL and a space), well-formed or not."""
+    return _last_starting(text, CLAIM_PREFIXES)
 
 
 def last(text: str) -> Optional[Verdict]:
     """The verdict of TEXT's last verdict line, None if there is none or it is malformed."""
     line = last_line(text)
     return parse(line) if line is not None else None
+
+
+FORMAL_RE = re.compile(r"^(PROVEN|PASSED|COVERED|FAIL) (\S+) (\S+\([^()]*\)) \((.*?)\)"
+                       r"(?: trace (\S+)(?: \(.*\))?)?$")
+FORMAL_KINDS = ("PROVEN ", "PASSED ", "COVERED ", "FAIL ")
+
+
+@dataclass
+class FormalVerdict:
+    """One proof group's line: kind, block, label (<group>(<parameters>)), detail, trace."""
+    kind: str
+    block: str
+    label: str
+    detail: str
+    trace: Optional[str]
+    line: str
+
+    @property
+    def holds(self) -> bool:
+        return self.kind != "FAIL"
+
+
+def parse_formal(line: str) -> Optional[FormalVerdict]:
+    """The formal verdict of one line, or None when it is not one."""
+    line = line.rstrip("\r\n")
+    m = FORMAL_RE.match(line)
+    if not m:
+        return None
+    return FormalVerdict(m.group(1), m.group(2), m.group(3), m.group(4), m.group(5), line)
+
+
+def last_formal_line(text: str) -> Optional[str]:
+    """The last line of TEXT that starts as a formal verdict, well-formed or not."""
+    return _last_starting(text, FORMAL_KINDS)
 
 
 def cmake_regex(kind: str, block: Optional[str] = None) -> str:

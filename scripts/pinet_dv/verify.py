@@ -14,7 +14,6 @@ selected, 2 usage, 3 submission error), 130/143 on SIGINT/SIGTERM (a farm's task
 import argparse
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -22,20 +21,10 @@ import time
 
 from pinet_dv import job as J
 from pinet_dv import outputs, scheduler
-from pinet_dv.launcher import LauncherError, make_launcher
+from pinet_dv.launcher import LauncherError, add_options, make_launcher
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from pinet_quote import quote  # noqa: E402
-
-
-class Interrupted(Exception):
-    def __init__(self, status):
-        super().__init__(status)
-        self.status = status
-
-
-def _interrupt(signum, _frame):
-    raise Interrupted(130 if signum == signal.SIGINT else 143)
 
 
 def parser(prog):
@@ -44,15 +33,11 @@ def parser(prog):
     ap.add_argument("--waves", default="waves")
     ap.add_argument("--seed", default="")
     ap.add_argument("--seeds", type=int)
-    ap.add_argument("-j", dest="jobs", type=int, default=1)
     ap.add_argument("--only", default="")
     ap.add_argument("--long", action="store_true")
     ap.add_argument("--coverage", action="store_true")
     ap.add_argument("--junit", default="")
-    ap.add_argument("--farm", default="local")
-    ap.add_argument("--partition", default="")
-    ap.add_argument("--time-limit", default="")
-    ap.add_argument("--sbatch-args", default="")
+    add_options(ap)
     return ap
 
 
@@ -71,15 +56,17 @@ def targets(argv):
 
 
 def farm(argv):
-    """Exit 2 with verify.sh's usage line when FARM is unknown or its tools are missing."""
+    """farm FARM [FLOW]: exit 2 with FLOW's usage line (verify.sh's, formal.sh's, mutate.sh's)
+    when FARM is unknown or its tools are missing."""
     from pinet_dv.launcher import LAUNCHERS
     name = argv[0] if argv else ""
+    flow = argv[1] if len(argv) > 1 else "verify"
     try:
         if name not in LAUNCHERS:
             raise LauncherError(f"--farm must be {' or '.join(LAUNCHERS)} (got '{quote(name)}')", 2)
         LAUNCHERS[name]().check()
     except LauncherError as e:
-        print(f"verify: {e} (try --help)", file=sys.stderr)
+        print(f"{flow}: {e} (try --help)", file=sys.stderr)
         return e.status
     return 0
 
@@ -141,9 +128,8 @@ def _verify(o, runs):
     except LauncherError as e:
         print(str(e), file=sys.stderr)
         return e.status
-    signal.signal(signal.SIGINT, _interrupt)
-    signal.signal(signal.SIGTERM, _interrupt)
-    try:
+
+    def run():
         scheduler.run_all(launcher, jobs, tick=o.long or o.farm != "local")
         for job in jobs:
             if job.kind == "FAIL":
@@ -155,17 +141,10 @@ def _verify(o, runs):
                 if tail:
                     print("\n".join(tail), file=sys.stderr, flush=True)
         scheduler.rerun_failures(launcher, jobs, o.tmp)
-    except Interrupted as e:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        launcher.kill()
-        return e.status
-    except LauncherError as e:
-        print(str(e), file=sys.stderr)
-        launcher.kill()
-        return e.status
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    status = scheduler.guarded(launcher, run)
+    if status is not None:
+        return status
 
     failed = any(j.kind != "PASS" for j in jobs)
     summary = os.path.join(o.waves, "summary.txt")

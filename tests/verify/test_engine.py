@@ -13,19 +13,9 @@ import subprocess
 import sys
 import tempfile
 
-src = sys.argv[1]
-sys.path.insert(0, os.path.join(src, "scripts"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, done, src  # noqa: E402  (argv[1], scripts/ on the path)
 from pinet_dv import job as J  # noqa: E402
-
-fails = checks = 0
-
-
-def check(cond, what):
-    global fails, checks
-    checks += 1
-    if not cond:
-        fails += 1
-        print(f"FAIL: {what}")
 
 
 engine = [sys.executable, os.path.join(src, "scripts", "pinet_dv")]
@@ -72,5 +62,4 @@ for pattern, name, want in (("^rta_ring_n[[:digit:]]+$", "rta_ring_n8", True),
 
 lines = sum(1 for _ in open(os.path.join(src, "scripts", "pinet_dv", "dryrun.py")))
 check(lines < 150, f"dryrun.py: {lines} lines, a new launcher is under 150")
-print(f"test_engine: {checks} checks, {fails} failed")
-sys.exit(1 if fails else 0)
+done("test_engine")

@@ -9,19 +9,9 @@ import re
 import subprocess
 import sys
 
-src = sys.argv[1]
-sys.path.insert(0, os.path.join(src, "scripts"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, done, src  # noqa: E402  (argv[1], scripts/ on the path)
 from pinet_dv import verdict as V  # noqa: E402
-
-fails = checks = 0
-
-
-def check(cond, what):
-    global fails, checks
-    checks += 1
-    if not cond:
-        fails += 1
-        print(f"FAIL: {what}")
 
 
 # the forms of Scoreboard::finish
@@ -93,5 +83,23 @@ check(re.search(p, "PASS rta_switch matched 60000 cycles seed 2") is None, "cmak
 f = run(["regex", "fail", "rta_ring"])[1].strip()
 check(re.search(f, "FAIL rta_ring cycle 3 x DUT 0x1 expected 0x0 seed 1") is not None, "cmake fail regex")
 
-print(f"test_verdict: {checks} checks, {fails} failed")
-sys.exit(1 if fails else 0)
+# formal.sh's proof line, the other grammar of this module (the forms scripts/formal.sh prints)
+for line, want in (
+        ("PROVEN rta_switch spec(Width=32) (induction k=1)", ("PROVEN", "rta_switch", "spec(Width=32)", None)),
+        ("PASSED rta_ring route(N=4,Width=1) (BMC depth 8)", ("PASSED", "rta_ring", "route(N=4,Width=1)", None)),
+        ("COVERED rta_bitmap_ctrl cover(Dim=1,Side=8) (9 of 9 covers, step 6)",
+         ("COVERED", "rta_bitmap_ctrl", "cover(Dim=1,Side=8)", None)),
+        ("FAIL rta_ring route(N=8) (BMC depth 1, reachable from reset) trace /w/r.vcd (gtkwave /w/r.vcd /w/r.gtkw)",
+         ("FAIL", "rta_ring", "route(N=8)", "/w/r.vcd")),
+        ("FAIL ps_router words(N=4,Width=2,MemWords=4) (pdr undecided within 240 s: /w/p.pdr.log) trace none",
+         ("FAIL", "ps_router", "words(N=4,Width=2,MemWords=4)", "none"))):
+    v = V.parse_formal(line)
+    check(v is not None and (v.kind, v.block, v.label, v.trace) == want and v.holds == (want[0] != "FAIL"),
+          f"formal line {line!r}: {v}")
+for bad in ("PROVEN rta_switch spec(Width=32)", "PROVEN rta_switch spec (induction k=1)",
+            "PASS rta_switch spec(Width=32) (induction k=1)", "FAIL rta_ring cycle 3 x seed 1"):
+    check(V.parse_formal(bad) is None, f"not a formal line: {bad!r}")
+check(V.last_formal_line("PROVEN a b(c) (k)\nFAIL a d(e) (f) trace none\nmore\n") ==
+      "FAIL a d(e) (f) trace none", "the last formal line")
+
+done("test_verdict")

@@ -11,6 +11,8 @@
 #     started)"; the minute line (PINET_VERIFY_TICK); --coverage's files written by the tasks
 #     and merged; --long's soak run with its progress; Ctrl-C on verify.sh cancels the array,
 #     leaving no task; bad option values exit 2;
+#   - formal.sh --farm slurm on the quick proof groups: the local serial run's verdicts and group
+#     names, one JUnit testcase per group;
 #   - pinet-mpi at np 4 through sbatch + mpirun prints what `pinet shuffle run --pes 4` prints,
 #     and at np 2 under srun --mpi=pmix what --pes 2 prints;
 #   - every daemon started (munged, slurmctld, slurmd) is stopped by its pid at the end, pass or
@@ -218,7 +220,29 @@ for bad in "--farm lsf" "--partition debug" "--farm slurm -j 0"; do
   fi
 done
 
-# 4. pinet-mpi through the cluster: sbatch of mpirun at np 4, against pinet shuffle run --pes 4
+# 4. formal.sh --farm slurm: one array task per proof group, the serial local run's verdicts and
+# group names (details in parentheses aside) and JUnit testcases
+# verdicts FILE: the proof lines' verdict and group, sorted.
+verdicts() { sed -n 's/^\(PROVEN\|PASSED\|COVERED\|FAIL\) \([^ ]* [^ ]*\) (.*/\1 \2/p' "$1" | sort; }
+fonly='^(rta_switch|ps_router_mem) '
+timeout 120 bash "$src/scripts/formal.sh" --only "$fonly" --work "$work/fl" >"$work/formal_local.txt" 2>&1 ||
+  fail "formal.sh locally: exit $?: $(tail -3 "$work/formal_local.txt")"
+timeout 120 bash "$src/scripts/formal.sh" --farm slurm --only "$fonly" --work "$work/fs" \
+  --junit "$work/formal.xml" >"$work/formal_farm.txt" 2>&1 ||
+  fail "formal.sh --farm slurm: exit $?: $(tail -3 "$work/formal_farm.txt")"
+[ "$(verdicts "$work/formal_local.txt" | grep -c '^PROVEN ')" -eq 4 ] ||
+  fail "formal.sh locally: not 4 PROVEN lines: $(cat "$work/formal_local.txt")"
+diff <(verdicts "$work/formal_local.txt") <(verdicts "$work/formal_farm.txt") >"$work/formal.diff" ||
+  fail "formal.sh's verdicts differ (local < > Slurm): $(cat "$work/formal.diff")"
+grep -qE '^formal: 4 runs on Slurm: job [0-9]+ ' "$work/formal_farm.txt" ||
+  fail "formal.sh --farm slurm: no 'formal: 4 runs on Slurm' line: $(cat "$work/formal_farm.txt")"
+[ "$(cases "$work/formal.xml" | cut -d' ' -f2- | sort)" = "$(verdicts "$work/formal_local.txt" | cut -d' ' -f2-)" ] ||
+  fail "formal.sh --farm slurm: the JUnit testcases are not the groups: $(cases "$work/formal.xml")"
+rc=0
+bash "$src/scripts/formal.sh" --partition debug >/dev/null 2>"$work/e.txt" || rc=$?
+[ $rc -eq 2 ] || fail "formal.sh --partition without --farm slurm: exit $rc"
+
+# 5. pinet-mpi through the cluster: sbatch of mpirun at np 4, against pinet shuffle run --pes 4
 python3 -c "
 import random; r = random.Random(4)
 print('\n'.join(' '.join(repr(r.uniform(-1, 1) * 2.0 ** r.randrange(-20, 20)) for _ in range(3)) for _ in range(4)))
