@@ -27,6 +27,12 @@ if(PINET_RTL_DIR AND NOT _announced)
   message(STATUS "pinet: RTL from ${PINET_RTL_DIR}: ${PINET_RTL_REPLACED}; the rest from rtl/")
 endif()
 set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/rtl/pinet.f)
+# The RTL's own header (rtl/pinet_param.svh: the parameter-range guard macro), included by the
+# modules and found through the include path: -I${PINET_RTL_INCLUDE_DIR} for Icarus, +incdir+ for
+# Verilator (pinet_assert_verilator_args); yosys looks beside the including file. Always from
+# rtl/, also when PINET_RTL_DIR replaces the modules.
+set(PINET_RTL_INCLUDE_DIR ${PROJECT_SOURCE_DIR}/rtl)
+set(PINET_RTL_HEADERS ${PROJECT_SOURCE_DIR}/rtl/pinet_param.svh)
 set(PINET_VERILATOR_WAIVER ${PROJECT_SOURCE_DIR}/lint/verilator_waiver.vlt)
 
 # The assertion checkers (rtl/assert/pinet_assert.f: a checker module and a bind file per RTL
@@ -83,14 +89,19 @@ function(pinet_unbind_verilator_args out top)
   set(${out} ${args} PARENT_SCOPE)
 endfunction()
 
-# pinet_assert_verilator_args(<out var> <dir>): --assert and +incdir+ of rtl/assert, relative to
-# <dir> (the directory Verilator runs in: its output stays the same in every clone).
+# pinet_assert_verilator_args(<out var> <dir>): --assert and the +incdir+ of rtl/assert and rtl/
+# (the checkers' and the RTL's macro headers), relative to <dir> (the directory Verilator runs
+# in: its output stays the same in every clone).
 function(pinet_assert_verilator_args out dir)
-  file(RELATIVE_PATH inc ${dir} ${PROJECT_SOURCE_DIR}/rtl/assert)
-  if(inc STREQUAL "")
-    set(inc .)
-  endif()
-  set(${out} --assert +incdir+${inc} PARENT_SCOPE)
+  set(args --assert)
+  foreach(d ${PROJECT_SOURCE_DIR}/rtl/assert ${PINET_RTL_INCLUDE_DIR})
+    file(RELATIVE_PATH inc ${dir} ${d})
+    if(inc STREQUAL "")
+      set(inc .)
+    endif()
+    list(APPEND args +incdir+${inc})
+  endforeach()
+  set(${out} ${args} PARENT_SCOPE)
 endfunction()
 
 # pinet_rtl_relative(<out var> <dir> <path>...): the paths under the source tree made relative to

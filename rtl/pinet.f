@@ -1,5 +1,7 @@
 // pinet RTL file list: one path per line, relative to the repository root, packages first.
 // Read by CMake (cosim, testbenches, lint), Icarus, yosys scripts and Verilator alike.
+// The modules include rtl/pinet_param.svh (the parameter-range guard macro): give Verilator
+// +incdir+rtl and Icarus -I rtl (yosys finds it beside the including file).
 rtl/rta_pkg.sv
 rtl/rta_switch.sv
 rtl/rta_ring.sv

@@ -29,6 +29,8 @@
 // mem[lcl_addr_i], combinationally. Use them while the network is not busy (load inputs, read
 // every memory back at the end of a run, local computation).
 
+`include "pinet_param.svh"
+
 module ps_network #(
   parameter int  N        = 8,
   parameter int  Width    = 32,
@@ -278,28 +280,13 @@ module ps_network #(
   // ranges"), as each ps_router checks them. Icarus 11 has no elaboration-time $error: there the
   // checks run at time 0.
   if (!NOk) begin : g_bad_n
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "ps_network: N outside its verified range: a power of two in [2, 256]");
+    `PINET_PARAM_RANGE_ERROR("ps_network: N outside its verified range: a power of two in [2, 256]")
   end
   if (!MemWordsOk) begin : g_bad_memwords
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "ps_network: MemWords outside its verified range: [N, 524288]");
+    `PINET_PARAM_RANGE_ERROR("ps_network: MemWords outside its verified range: [N, 524288]")
   end
   if (!WidthOk) begin : g_bad_width
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "ps_network: Width outside its verified range: [2, 32]");
+    `PINET_PARAM_RANGE_ERROR("ps_network: Width outside its verified range: [2, 32]")
   end
 
 endmodule

@@ -33,6 +33,8 @@
 // the fabric (rta_ring / rta_torus2d) follows bitmap_o in the same cycle, combinationally.
 // State: exactly NumSwitches + 2 (mode) + 3 (error) flops; everything else is combinational.
 
+`include "pinet_param.svh"
+
 module rta_bitmap_ctrl #(
   parameter int  Dim         = 1,
   parameter int  Side        = 8,
@@ -461,28 +463,15 @@ module rta_bitmap_ctrl #(
   // "Parameter ranges": widening one means adding its run). Icarus 11 has no elaboration-time
   // $error: there the checks run at time 0.
   if (Dim < 1 || Dim > 2) begin : g_bad_dim
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "rta_bitmap_ctrl: Dim outside its verified range: [1, 2]");
+    `PINET_PARAM_RANGE_ERROR("rta_bitmap_ctrl: Dim outside its verified range: [1, 2]")
   end
   if (Dim == 1 && (Side < 4 || Side > 4096 || (Side & (Side - 1)) != 0)) begin : g_bad_side_1d
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "rta_bitmap_ctrl: Side (Dim 1) outside its verified range: a power of two in [4, 4096]");
+    `PINET_PARAM_RANGE_ERROR(
+      "rta_bitmap_ctrl: Side (Dim 1) outside its verified range: a power of two in [4, 4096]")
   end
   if (Dim == 2 && (Side < 4 || Side > 128 || (Side & (Side - 1)) != 0)) begin : g_bad_side_2d
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "rta_bitmap_ctrl: Side (Dim 2) outside its verified range: a power of two in [4, 128]");
+    `PINET_PARAM_RANGE_ERROR(
+      "rta_bitmap_ctrl: Side (Dim 2) outside its verified range: a power of two in [4, 128]")
   end
 
   ////////////////

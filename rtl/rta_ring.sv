@@ -19,6 +19,8 @@
 // Latency: none. The block is combinational (rta_switch has no latch and no flop): a word
 // crosses any chain of switches in the cycle it is driven.
 
+`include "pinet_param.svh"
+
 module rta_ring #(
   parameter int N     = 8,
   parameter int Width = 32
@@ -109,20 +111,10 @@ module rta_ring #(
   // "Parameter ranges": widening one means adding its run). Icarus 11 has no elaboration-time
   // $error: there the checks run at time 0.
   if (N < 4 || N > 4096 || (N & (N - 1)) != 0) begin : g_bad_n
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "rta_ring: N outside its verified range: a power of two in [4, 4096]");
+    `PINET_PARAM_RANGE_ERROR("rta_ring: N outside its verified range: a power of two in [4, 4096]")
   end
   if (Width < 1 || Width > 32) begin : g_bad_width
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "rta_ring: Width outside its verified range: [1, 32]");
+    `PINET_PARAM_RANGE_ERROR("rta_ring: Width outside its verified range: [1, 32]")
   end
 
   ////////////////

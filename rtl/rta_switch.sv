@@ -8,6 +8,8 @@
 // ON joins 1<->2 and 3<->4; OFF joins 1<->3 and 2<->4. No latch, no flop: a word crosses any
 // chain of switches in the cycle it is driven.
 
+`include "pinet_param.svh"
+
 module rta_switch #(
   parameter int Width = 32
 ) (
@@ -40,12 +42,7 @@ module rta_switch #(
   // "Parameter ranges": widening one means adding its run). Icarus 11 has no elaboration-time
   // $error: there the checks run at time 0.
   if (Width < 1 || Width > 32) begin : g_bad_width
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "rta_switch: Width outside its verified range: [1, 32]");
+    `PINET_PARAM_RANGE_ERROR("rta_switch: Width outside its verified range: [1, 32]")
   end
 
   ////////////////

@@ -10,6 +10,8 @@
 // from then on the ring routes the words combinationally through the new switch states. After
 // reset the ring is one ring of N PEs (SRTA level L, every switch ON).
 
+`include "pinet_param.svh"
+
 module rta_system1d #(
   parameter int N     = 8,
   parameter int Width = 32
@@ -71,20 +73,11 @@ module rta_system1d #(
   // "Parameter ranges": widening one means adding its run); the controller and the fabric
   // check theirs too. Icarus 11 has no elaboration-time $error: there the checks run at time 0.
   if (N < 4 || N > 4096 || (N & (N - 1)) != 0) begin : g_bad_n
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "rta_system1d: N outside its verified range: a power of two in [4, 4096]");
+    `PINET_PARAM_RANGE_ERROR(
+      "rta_system1d: N outside its verified range: a power of two in [4, 4096]")
   end
   if (Width < 16 || Width > 32) begin : g_bad_width
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "rta_system1d: Width outside its verified range: [16, 32]");
+    `PINET_PARAM_RANGE_ERROR("rta_system1d: Width outside its verified range: [16, 32]")
   end
 
 endmodule

@@ -11,6 +11,8 @@
 // from then on the torus routes the words combinationally through the new switch states. After
 // reset every row and column is one ring of Side PEs (SRTA level L, every switch ON).
 
+`include "pinet_param.svh"
+
 module rta_system2d #(
   parameter int Side  = 4,
   parameter int Width = 32
@@ -80,20 +82,11 @@ module rta_system2d #(
   // "Parameter ranges": widening one means adding its run); the controller and the fabric
   // check theirs too. Icarus 11 has no elaboration-time $error: there the checks run at time 0.
   if (Side < 4 || Side > 128 || (Side & (Side - 1)) != 0) begin : g_bad_side
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "rta_system2d: Side outside its verified range: a power of two in [4, 128]");
+    `PINET_PARAM_RANGE_ERROR(
+      "rta_system2d: Side outside its verified range: a power of two in [4, 128]")
   end
   if (Width < 16 || Width > 32) begin : g_bad_width
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "rta_system2d: Width outside its verified range: [16, 32]");
+    `PINET_PARAM_RANGE_ERROR("rta_system2d: Width outside its verified range: [16, 32]")
   end
 
 endmodule

@@ -16,6 +16,8 @@
 //
 // Latency: none; combinational like rta_ring.
 
+`include "pinet_param.svh"
+
 module rta_torus2d #(
   parameter int Side  = 4,
   parameter int Width = 32
@@ -128,20 +130,11 @@ module rta_torus2d #(
   // "Parameter ranges": widening one means adding its run). Icarus 11 has no elaboration-time
   // $error: there the checks run at time 0.
   if (Side < 4 || Side > 128 || (Side & (Side - 1)) != 0) begin : g_bad_side
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "rta_torus2d: Side outside its verified range: a power of two in [4, 128]");
+    `PINET_PARAM_RANGE_ERROR(
+      "rta_torus2d: Side outside its verified range: a power of two in [4, 128]")
   end
   if (Width < 1 || Width > 32) begin : g_bad_width
-`ifdef __ICARUS__
-    initial $fatal(1,
-`else
-    $error(
-`endif
-      "rta_torus2d: Width outside its verified range: [1, 32]");
+    `PINET_PARAM_RANGE_ERROR("rta_torus2d: Width outside its verified range: [1, 32]")
   end
 
   ////////////////

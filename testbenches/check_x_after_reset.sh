@@ -18,7 +18,7 @@ unreset() {
   sed -i "$expr" "$copy/$file"
   if cmp -s "$src/rtl/$file" "$copy/$file"; then fail "$name: the sed changed nothing in $file"; return; fi
   while read -r f; do files+=("$copy/${f#rtl/}"); done < <(grep -v -e '^\s*//' -e '^\s*$' "$src/rtl/pinet.f")
-  "$iverilog" -g2012 -I"$src/testbenches" -o "$copy/$tb.vvp" -s "$tb" "${files[@]}" \
+  "$iverilog" -g2012 -I"$src/testbenches" -I"$copy" -o "$copy/$tb.vvp" -s "$tb" "${files[@]}" \
     "$src/testbenches/$tb.sv" >"$copy/build.log" 2>&1 || { fail "$name: $tb did not build"; return; }
   local out rc=0
   out=$("$vvp" -n "$copy/$tb.vvp" 2>&1) || rc=$?

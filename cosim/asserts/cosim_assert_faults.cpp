@@ -1,6 +1,6 @@
 // cosim_assert_faults.cpp - each assertion of the checkers can fire (cosim/asserts/CMakeLists.txt):
 // `--fault <module>.<property>` runs the model of that RTL module with that property's deliberate
-// fault switched on (pinet_fault_on(), below) under pseudo-random inputs (assert_fault_tops.sv,
+// fault switched on (pinet_fault_on(), below) under pseudo-random inputs (assert_fault_top.sv,
 // seeded by --seed) until its checker's assertion fires, and ends as every cosim does:
 // "FAIL <module> cycle <c> assertion <name> seed <s>", exit 1, the wave (--wave) closed and kept.
 // `--block <module>` alone runs the module's first fault; `--fault none --block <module>` the

@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "verilated.h"
+#include "wide_port.h"
 #if VM_TRACE
 #include "verilated_fst_c.h"
 #endif
@@ -633,26 +634,6 @@ class Progress {
   Clock::time_point start_;
   Clock::time_point last_line_;
 };
-
-// Wide packed ports (Verilator VlWide / WData arrays): read and write bit fields of up to 64 bits.
-inline uint64_t get_bits(const uint32_t *words, unsigned lsb, unsigned width) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < width; i++) {
-    unsigned b = lsb + i;
-    v |= (uint64_t)((words[b / 32] >> (b % 32)) & 1u) << i;
-  }
-  return v;
-}
-inline void set_bits(uint32_t *words, unsigned lsb, unsigned width, uint64_t value) {
-  for (unsigned i = 0; i < width; i++) {
-    unsigned b = lsb + i;
-    uint32_t mask = 1u << (b % 32);
-    if ((value >> i) & 1u)
-      words[b / 32] |= mask;
-    else
-      words[b / 32] &= ~mask;
-  }
-}
 
 constexpr uint64_t kNoFault = UINT64_MAX;
 

@@ -13,7 +13,7 @@
 //   docs/testplans/ps_network.json and docs/verification.md "Functional coverage"): op x
 //   schedule x N, memory-size class x base, refusal kind x op, a valid command in each phase of
 //   a running collective, back-to-back commands, resets mid-run, every err_o code, link faults.
-// - Port access for any Verilated width (CData .. QData, VlWide<W>).
+// - Port access for any Verilated width: cosim/common/wide_port.h (through cosim.h).
 // - The hidden --inject-fault CYCLE option (removed from argv before Options::parse, so --help
 //   does not list it): the checker flips bit 0 of the first expected value it compares in that
 //   cycle (busy_o), which must give a FAIL line (cosim/ps/check_fault_injection.sh).
@@ -121,47 +121,7 @@ inline uint32_t expected_error(uint32_t op, uint32_t words, uint32_t base, uint3
   return st == PINET_OK ? kErrOk : UINT32_MAX;
 }
 
-// ---- Verilated port access ---------------------------------------------------------------
-
-template <class T>
-inline bool get_bit(const T &port, unsigned i) {
-  return ((uint64_t)port >> i) & 1u;
-}
-template <std::size_t W>
-inline bool get_bit(const VlWide<W> &port, unsigned i) {
-  return (port.data()[i / 32] >> (i % 32)) & 1u;
-}
-template <class T>
-inline void set_bit(T &port, unsigned i, bool v) {
-  const uint64_t m = (uint64_t)1 << i;
-  port = (T)(v ? ((uint64_t)port | m) : ((uint64_t)port & ~m));
-}
-template <std::size_t W>
-inline void set_bit(VlWide<W> &port, unsigned i, bool v) {
-  const uint32_t m = 1u << (i % 32);
-  if (v)
-    port.data()[i / 32] |= m;
-  else
-    port.data()[i / 32] &= ~m;
-}
-// 32-bit word i of a packed array (Width = 32).
-template <class T>
-inline uint32_t get_word(const T &port, unsigned i) {
-  return (uint32_t)((uint64_t)port >> (32 * i));
-}
-template <std::size_t W>
-inline uint32_t get_word(const VlWide<W> &port, unsigned i) {
-  return port.data()[i];
-}
-template <class T>
-inline void set_word(T &port, unsigned i, uint32_t v) {
-  const uint64_t m = (uint64_t)0xffffffffu << (32 * i);
-  port = (T)(((uint64_t)port & ~m) | ((uint64_t)v << (32 * i)));
-}
-template <std::size_t W>
-inline void set_word(VlWide<W> &port, unsigned i, uint32_t v) {
-  port.data()[i] = v;
-}
+// Verilated port access (get_bit, set_bit, get_word, set_word, clear_bits): cosim/common/wide_port.h.
 
 // The link-fault hook (rtl/ps_network.sv, PINET_LINK_FAULT_HOOK): the model's public variable
 // link_fault, or nullptr when the RTL has none (a verify.sh --rtl copy without the hook).
@@ -176,14 +136,6 @@ inline std::nullptr_t link_fault_var(R *, long) {
 template <class M>
 constexpr bool has_link_fault_hook() {
   return !std::is_same<decltype(link_fault_var(std::declval<M &>().rootp, 0)), std::nullptr_t>::value;
-}
-template <class T>
-inline void clear_bits(T &v) {
-  v = 0;
-}
-template <std::size_t W>
-inline void clear_bits(VlWide<W> &v) {
-  std::fill(v.data(), v.data() + W, 0u);
 }
 // Invert channel c's valid on its wire in this cycle (c < 0: no channel), if the RTL has the hook.
 template <class M>

@@ -334,27 +334,17 @@ Refusal prepare(const Config &cfg, Problem *pr) {
 }
 
 // ---- SystemC port types as Verilator makes them (bool; uint32_t to 32 bits; uint64_t to 64;
-// sc_bv above), and 32-bit word access to each -------------------------------------------------
+// sc_bv above) ---------------------------------------------------------------------------------
 
 template <unsigned W>
 using port_t =
     typename std::conditional<(W <= 32), uint32_t,
                               typename std::conditional<(W <= 64), uint64_t, sc_bv<W>>::type>::type;
 
-inline uint32_t word_of(uint32_t v, unsigned i) { return i == 0 ? v : 0; }
-inline uint32_t word_of(uint64_t v, unsigned i) { return (uint32_t)(v >> (32 * i)); }
-template <int W>
-inline uint32_t word_of(const sc_bv<W> &v, unsigned i) { return (uint32_t)v.get_word(i); }
-inline bool bit_of(uint32_t v, unsigned i) { return (v >> i) & 1u; }
-inline bool bit_of(uint64_t v, unsigned i) { return (v >> i) & 1u; }
-template <int W>
-inline bool bit_of(const sc_bv<W> &v, unsigned i) { return v[i].to_bool(); }
-inline void set_word_of(uint32_t *v, unsigned i, uint32_t w) { if (i == 0) *v = w; }
-inline void set_word_of(uint64_t *v, unsigned i, uint32_t w) {
-  *v = (*v & ~((uint64_t)0xffffffffu << (32 * i))) | ((uint64_t)w << (32 * i));
-}
-template <int W>
-inline void set_word_of(sc_bv<W> *v, unsigned i, uint32_t w) { v->set_word(i, w); }
+// Bit and word access to each: cosim/common/wide_port.h (through ps_cosim.h).
+using pinet::cosim::get_bit;
+using pinet::cosim::get_word;
+using pinet::cosim::set_word;
 
 // ---- the system ----------------------------------------------------------------------------
 
@@ -910,7 +900,7 @@ struct ReconSystem : sc_module {
     lcl_addr.write(addr);
     wait();
     const port_t<N * 32> v = lcl_rdata.read();
-    for (uint32_t j = 0; j < N; j++) (*row)[j] = word_of(v, j);
+    for (uint32_t j = 0; j < N; j++) (*row)[j] = get_word(v, j);
   }
 
   // Write `row` at `addr` of the memories of the PEs in `we`. With a `flip` mask, PE kFaultPe's
@@ -920,7 +910,7 @@ struct ReconSystem : sc_module {
   void write_row(uint32_t addr, const std::vector<uint32_t> &row, uint32_t we, uint32_t flip) {
     hidden_flip_ = flip;
     port_t<N * 32> v{};
-    for (uint32_t j = 0; j < N; j++) set_word_of(&v, j, row[j] ^ hidden(j));
+    for (uint32_t j = 0; j < N; j++) set_word(v, j, row[j] ^ hidden(j));
     lcl_we.write(we);
     lcl_addr.write(addr);
     lcl_wdata.write(v);
@@ -976,7 +966,7 @@ struct ReconSystem : sc_module {
     in.lcl_wdata.resize(N);
     for (uint32_t j = 0; j < N; j++) {
       in.lcl_we[j] = (we >> j) & 1u;
-      in.lcl_wdata[j] = word_of(wdata, j) ^ hidden(j);  // hide the fault
+      in.lcl_wdata[j] = get_word(wdata, j) ^ hidden(j);  // hide the fault
     }
     in.lcl_addr = lcl_addr.read();
     in.host_valid = host_valid_in.read();
@@ -989,15 +979,15 @@ struct ReconSystem : sc_module {
     out.ch_valid.resize(kCh);
     out.ch_data.resize(kCh);
     for (uint32_t c = 0; c < kCh; c++) {
-      out.ch_valid[c] = bit_of(valid, c);
-      out.ch_data[c] = word_of(data, c);
+      out.ch_valid[c] = get_bit(valid, c);
+      out.ch_data[c] = get_word(data, c);
     }
     out.host_req = host_req.read();
     out.host_req_addr = host_req_addr.read();
     out.host_addr = host_addr.read();
     const port_t<N * 32> rdata = lcl_rdata.read();
     out.lcl_rdata.resize(N);
-    for (uint32_t j = 0; j < N; j++) out.lcl_rdata[j] = word_of(rdata, j);
+    for (uint32_t j = 0; j < N; j++) out.lcl_rdata[j] = get_word(rdata, j);
     if (!sb.failed() && chk->cycle(sample_cycle, in, out)) sb.matched_cycle();
     sample_cycle++;
     // A failure stops the run, except with the injected memory fault: that run goes on to the

@@ -84,8 +84,8 @@ build() {
   shift
   rm -rf "$d"; mkdir -p "$d"
   (cd "$root" && /usr/bin/time -v -o "$d/build.time" verilator --cc --exe --build -j "$jobs" \
-     -O3 --x-assign fast --x-initial fast -Wno-fatal --assert "+incdir+$root/rtl/assert" "$g" \
-     "${unbind[@]}" "${once[@]}" \
+     -O3 --x-assign fast --x-initial fast -Wno-fatal --assert "+incdir+$root/rtl/assert" \
+     "+incdir+$root/rtl" "$g" "${unbind[@]}" "${once[@]}" \
      "${vargs[@]}" "$@" --top-module "$top" \
      --Mdir "$d/obj" -CFLAGS "-O2 -std=c++17 -DBENCH_TOP=V$top -DBENCH_HDR='\"V$top.h\"' \
        -DBENCH_PES=$pes -DBENCH_TORUS=$([ "$kind" = torus ] && echo 1 || echo 0) \

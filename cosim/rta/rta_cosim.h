@@ -1,6 +1,6 @@
 // rta_cosim.h - helpers shared by the RTA co-simulation harnesses (cosim_rta_*.cpp), on top of
 // cosim/common/cosim.h:
-// - bitmap ports of any Verilator width (CData .. QData, VlWide<W>) to and from uint8_t arrays;
+// - bitmap ports of any Verilator width to and from uint8_t arrays (cosim/common/wide_port.h);
 // - PE port views: the L/R (and U/D) word arrays of a fabric as plain uint32_t pointers, so one
 //   template drives and compares rta_ring, rta_torus2d and the rta_system tops alike;
 // - fixed-order comparison of word arrays and bitmaps that builds a signal name only on the
@@ -33,31 +33,9 @@ namespace rta {
 // The hidden --inject-fault option: cosim/common/cosim.h.
 using pinet::cosim::kNoFault;
 using pinet::cosim::take_fault_option;
-
-// ---- bitmap ports ------------------------------------------------------------------------
-
-template <class T>
-inline void put_bitmap(T &port, const uint8_t *bits, unsigned n) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < n; i++) v |= (uint64_t)(bits[i] & 1u) << i;
-  port = (T)v;
-}
-template <std::size_t W>
-inline void put_bitmap(VlWide<W> &port, const uint8_t *bits, unsigned n) {
-  uint32_t *w = port.data();
-  for (std::size_t i = 0; i < W; i++) w[i] = 0;  // bits above n stay 0 (Verilator requires it)
-  for (unsigned i = 0; i < n; i++) w[i / 32] |= (uint32_t)(bits[i] & 1u) << (i % 32);
-}
-template <class T>
-inline void get_bitmap(const T &port, uint8_t *bits, unsigned n) {
-  const uint64_t v = (uint64_t)port;
-  for (unsigned i = 0; i < n; i++) bits[i] = (uint8_t)((v >> i) & 1u);
-}
-template <std::size_t W>
-inline void get_bitmap(const VlWide<W> &port, uint8_t *bits, unsigned n) {
-  const uint32_t *w = port.data();
-  for (unsigned i = 0; i < n; i++) bits[i] = (uint8_t)((w[i / 32] >> (i % 32)) & 1u);
-}
+// Bitmap ports of any Verilator width: cosim/common/wide_port.h.
+using pinet::cosim::get_bitmap;
+using pinet::cosim::put_bitmap;
 
 // ---- PE port views -----------------------------------------------------------------------
 

@@ -30,23 +30,29 @@ cmake --build "$work/consumer" >/dev/null
 "$work/consumer/dpi_consumer"
 
 tb=examples/dpi_scoreboard/tb_dpi_scoreboard.sv
+# The perfect-shuffle family's files (ps_*: the package, the router and its parts, the network),
+# in the order of the one file list, rtl/pinet.f, and their checkers in the order of
+# rtl/assert/pinet_assert.f: a new part of the router needs no edit here.
+mapfile -t ps_files < <(sed -n 's|^rtl/\(ps_[A-Za-z0-9_]*\.sv\)\s*$|\1|p' "$src/rtl/pinet.f")
+mapfile -t ps_asserts < <(sed -n 's|^\(rtl/assert/ps_[A-Za-z0-9_]*\.sv\)\s*$|\1|p' "$src/rtl/assert/pinet_assert.f")
+if [ ${#ps_files[@]} -eq 0 ] || [ ${#ps_asserts[@]} -eq 0 ]; then
+  echo "dpi_scoreboard: FAIL: no ps_* file in rtl/pinet.f or rtl/assert/pinet_assert.f" >&2
+  exit 1
+fi
 # Both builds compile the same Verilator runtime (and the same generated code for the unchanged
 # modules): through ccache when it is installed, from the source directory on relative names,
 # which the generated C++ keeps, so that any clone shares the cache.
 objcache=()
 command -v ccache >/dev/null && objcache=(-MAKEFLAGS "OBJCACHE=$(command -v ccache)")
 build_tb() {  # build_tb RTL_DIR OBJ_DIR
-  local rtl obj=$2
+  local rtl obj=$2 f files=()
   rtl=$(realpath --relative-to="$src" "$1")
-  # shellcheck disable=SC2086
+  for f in "${ps_files[@]}"; do files+=("$rtl/$f"); done
   # With --assert and the network's and routers' assertion checkers (rtl/assert/, always ours):
-  # a failing one stops the run with $error.
+  # a failing one stops the run with $error. The RTL's macro header from rtl/ (+incdir+rtl).
   (cd "$src" && verilator --binary --timing --assert -j 2 --top-module tb_dpi_scoreboard -Mdir "$obj" \
-    "${objcache[@]}" +incdir+rtl/assert "$svpkg" "$rtl/ps_pkg.sv" "$rtl/ps_router_mem.sv" "$rtl/ps_router_seq.sv" \
-    "$rtl/ps_router.sv" "$rtl/ps_network.sv" rtl/assert/ps_router_mem_assert.sv \
-    rtl/assert/ps_router_mem_bind.sv rtl/assert/ps_router_seq_assert.sv rtl/assert/ps_router_seq_bind.sv \
-    rtl/assert/ps_router_assert.sv rtl/assert/ps_router_bind.sv rtl/assert/ps_network_assert.sv \
-    rtl/assert/ps_network_bind.sv "$tb" -LDFLAGS "$libs") >"$obj.log" 2>&1 || { tail -n 40 "$obj.log" >&2; return 1; }
+    "${objcache[@]}" +incdir+rtl/assert +incdir+rtl "$svpkg" "${files[@]}" "${ps_asserts[@]}" "$tb" \
+    -LDFLAGS "$libs") >"$obj.log" 2>&1 || { tail -n 40 "$obj.log" >&2; return 1; }
 }
 
 # 2-3. Our RTL.
@@ -71,8 +77,7 @@ fi
 
 # 4. A deliberate bug in a copy: the integration adder subtracts.
 mkdir -p "$work/rtl_bug"
-cp "$src/rtl/ps_pkg.sv" "$src/rtl/ps_router_mem.sv" "$src/rtl/ps_router_seq.sv" "$src/rtl/ps_router.sv" \
-  "$src/rtl/ps_network.sv" "$work/rtl_bug/"
+for f in "${ps_files[@]}"; do cp "$src/rtl/$f" "$work/rtl_bug/"; done
 sed -i 's/wra_data = in0_data + in1_data;/wra_data = in0_data - in1_data;/' "$work/rtl_bug/ps_router.sv"
 if cmp -s "$src/rtl/ps_router.sv" "$work/rtl_bug/ps_router.sv"; then
   echo "dpi_scoreboard: FAIL: the bug was not planted (ps_router.sv changed?)" >&2

@@ -70,7 +70,10 @@ def bounds(row):
 
 
 def lint(args, sources, top, gargs):
+    # The RTL's macro header (pinet_param.svh): from the checked directory if it has one, else ours.
+    incdirs = dict.fromkeys([args.rtl or os.path.join(args.src, "rtl"), os.path.join(args.src, "rtl")])
     cmd = [args.verilator, "--lint-only", "-Wall", os.path.join(args.src, "lint", "verilator_waiver.vlt")]
+    cmd += [f"+incdir+{d}" for d in incdirs]
     cmd += sources + ["--top-module", top] + gargs
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False)
     return p.returncode, p.stdout

@@ -1,5 +1,5 @@
 #!/bin/sh
-# icarus_compile.sh <iverilog> <vvp> <work dir> <expect> <top> <params> <source ...>
+# icarus_compile.sh <iverilog> <vvp> <work dir> <expect> <top> <params> [-I<dir> ...] <source ...>
 #   Compiles the sources with `iverilog -g2012` (top `-` = every root module; params = comma-
 #   separated Name=value pairs for that top, or `-`), then runs the result for 0 time units with
 #   `vvp -n` so that the modules' time-0 parameter checks execute (Icarus 11 has no
