@@ -46,6 +46,8 @@ class Launcher:
         self.opts = opts          # the flow's options: jobs (-j), coverage, root, tmp, ...
         self.max_parallel = opts.jobs
         self.flow = getattr(opts, "flow", "verify")   # the prefix of the lines it prints
+        # what one job is, in those lines: a cosim run (verify, mutate) or a proof group (formal)
+        self.noun = "proof groups" if self.flow == "formal" else "runs"
 
     # -- the scheduler's interface ------------------------------------------------------------
     def begin(self, jobs: List[Job]) -> List[Job]:
@@ -73,7 +75,7 @@ class Launcher:
         return None
 
     def tick_line(self, minutes: int, ndone: int, njobs: int) -> str:
-        line = f"{self.flow}: {minutes} min: {ndone} of {njobs} runs done"
+        line = f"{self.flow}: {minutes} min: {ndone} of {njobs} {self.noun} done"
         for job in sorted(self.running(), key=lambda j: j.index):
             line += f"; {job.name} {progress_of(job) or 'started'}"
         return line
@@ -112,7 +114,7 @@ class LocalLauncher(Launcher):
 
     def start_line(self, njobs: int) -> Optional[str]:
         if self.max_parallel > 1 and njobs > 1:
-            return f"{self.flow}: {njobs} runs, {self.max_parallel} at a time"
+            return f"{self.flow}: {njobs} {self.noun}, {self.max_parallel} at a time"
         return None
 
     def _start(self, job: Job, extra_env: Dict[str, str]):

@@ -114,7 +114,7 @@ class SlurmLauncher(Launcher):
         self.active = {j.index: j for j in jobs}
         self.all_jobs = list(jobs)
         part = f", partition {self.opts.partition}" if self.opts.partition else ""
-        print(f"{self.flow}: {len(jobs)} runs on Slurm: job {self.array_job} (array 0-{len(jobs) - 1}, "
+        print(f"{self.flow}: {len(jobs)} {self.noun} on Slurm: job {self.array_job} (array 0-{len(jobs) - 1}, "
               f"{self.max_parallel} at a time{part})", flush=True)
         return []
 
@@ -199,7 +199,7 @@ class SlurmLauncher(Launcher):
         nfail = 0  # the jobs ended so far that did not pass
         for job in self.ended:
             nfail += job.kind != "PASS"
-        line = (f"{self.flow}: {minutes} min: {ndone} of {njobs} runs done, {nrun} running, {npend} "
+        line = (f"{self.flow}: {minutes} min: {ndone} of {njobs} {self.noun} done, {nrun} running, {npend} "
                 f"pending, {nfail} failed so far")
         if self.reasons:
             line += f"; pending because: {','.join(sorted(self.reasons))}"

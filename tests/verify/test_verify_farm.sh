@@ -234,8 +234,8 @@ timeout 120 bash "$src/scripts/formal.sh" --farm slurm --only "$fonly" --work "$
   fail "formal.sh locally: not 4 PROVEN lines: $(cat "$work/formal_local.txt")"
 diff <(verdicts "$work/formal_local.txt") <(verdicts "$work/formal_farm.txt") >"$work/formal.diff" ||
   fail "formal.sh's verdicts differ (local < > Slurm): $(cat "$work/formal.diff")"
-grep -qE '^formal: 4 runs on Slurm: job [0-9]+ ' "$work/formal_farm.txt" ||
-  fail "formal.sh --farm slurm: no 'formal: 4 runs on Slurm' line: $(cat "$work/formal_farm.txt")"
+grep -qE '^formal: 4 proof groups on Slurm: job [0-9]+ ' "$work/formal_farm.txt" ||
+  fail "formal.sh --farm slurm: no 'formal: 4 proof groups on Slurm' line: $(cat "$work/formal_farm.txt")"
 [ "$(cases "$work/formal.xml" | cut -d' ' -f2- | sort)" = "$(verdicts "$work/formal_local.txt" | cut -d' ' -f2-)" ] ||
   fail "formal.sh --farm slurm: the JUnit testcases are not the groups: $(cases "$work/formal.xml")"
 rc=0
