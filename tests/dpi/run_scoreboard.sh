@@ -43,9 +43,9 @@ build_tb() {  # build_tb RTL_DIR OBJ_DIR
   # a failing one stops the run with $error.
   (cd "$src" && verilator --binary --timing --assert -j 2 --top-module tb_dpi_scoreboard -Mdir "$obj" \
     "${objcache[@]}" +incdir+rtl/assert "$svpkg" "$rtl/ps_pkg.sv" "$rtl/ps_router_mem.sv" "$rtl/ps_router_seq.sv" \
-    "$rtl/ps_router.sv" "$rtl/ps_network.sv" rtl/assert/ps_router_mem_assert.sv \
+    "$rtl/ps_router_planner.sv" "$rtl/ps_router.sv" "$rtl/ps_network.sv" rtl/assert/ps_router_mem_assert.sv \
     rtl/assert/ps_router_mem_bind.sv rtl/assert/ps_router_seq_assert.sv rtl/assert/ps_router_seq_bind.sv \
-    rtl/assert/ps_router_assert.sv rtl/assert/ps_router_bind.sv rtl/assert/ps_network_assert.sv \
+    rtl/assert/ps_router_planner_assert.sv rtl/assert/ps_router_planner_bind.sv rtl/assert/ps_router_assert.sv rtl/assert/ps_router_bind.sv rtl/assert/ps_network_assert.sv \
     rtl/assert/ps_network_bind.sv "$tb" -LDFLAGS "$libs") >"$obj.log" 2>&1 || { tail -n 40 "$obj.log" >&2; return 1; }
 }
 
@@ -71,8 +71,8 @@ fi
 
 # 4. A deliberate bug in a copy: the integration adder subtracts.
 mkdir -p "$work/rtl_bug"
-cp "$src/rtl/ps_pkg.sv" "$src/rtl/ps_router_mem.sv" "$src/rtl/ps_router_seq.sv" "$src/rtl/ps_router.sv" \
-  "$src/rtl/ps_network.sv" "$work/rtl_bug/"
+cp "$src/rtl/ps_pkg.sv" "$src/rtl/ps_router_mem.sv" "$src/rtl/ps_router_seq.sv" \
+  "$src/rtl/ps_router_planner.sv" "$src/rtl/ps_router.sv" "$src/rtl/ps_network.sv" "$work/rtl_bug/"
 sed -i 's/wra_data = in0_data + in1_data;/wra_data = in0_data - in1_data;/' "$work/rtl_bug/ps_router.sv"
 if cmp -s "$src/rtl/ps_router.sv" "$work/rtl_bug/ps_router.sv"; then
   echo "dpi_scoreboard: FAIL: the bug was not planted (ps_router.sv changed?)" >&2
