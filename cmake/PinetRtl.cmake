@@ -76,7 +76,7 @@ set(PINET_COSIM_UNBIND_rta_system2d rta_switch rta_ring)
 # about 25 % of the cycle rate (cosim_ps_network --pes 64, user CPU 1.31-1.57 s against
 # 1.05-1.19 s without them); they are checked in cosim_assert_faults, tb_ps_network_verilator,
 # the recon cosims and the proofs.
-set(PINET_COSIM_UNBIND_ps_network ps_router_mem ps_router_seq)
+set(PINET_COSIM_UNBIND_ps_network ps_router_mem ps_router_seq ps_router_planner)
 
 # pinet_unbind_verilator_args(<out var> <top>): the -DPINET_UNBIND_<MODULE> defines of the
 # checkers a cosim of <top> leaves unbound (rtl/assert/<module>_bind.sv).

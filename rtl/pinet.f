@@ -12,5 +12,6 @@ rtl/rta_system2d.sv
 rtl/ps_pkg.sv
 rtl/ps_router_mem.sv
 rtl/ps_router_seq.sv
+rtl/ps_router_planner.sv
 rtl/ps_router.sv
 rtl/ps_network.sv

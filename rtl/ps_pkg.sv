@@ -67,4 +67,46 @@ package ps_pkg;
     SrcIn1   = 3'd4   // in 1, COPY (ring predecessor)
   } ps_src_e;
 
+  /////////////////////////////////////
+  // Router plan: port descriptors   //
+  /////////////////////////////////////
+
+  // A router's four memory ports (ps_router_mem): the planner (ps_router_planner) gives the top
+  // (ps_router) one descriptor per port for the step, port p at [p * W +: W] of one packed
+  // vector, W = ps_desc_w(AddrW, CntW).
+  parameter int PsPorts   = 4;
+  parameter int PsPortRdA = 0;  // read A
+  parameter int PsPortRdB = 1;  // read B
+  parameter int PsPortWrA = 2;  // write A
+  parameter int PsPortWrB = 3;  // write B
+
+  // A descriptor's fields (AddrW, CntW: the router's address and count widths):
+  //   off    [ps_desc_off_lo +: AddrW]                the first word's offset in the image (< M)
+  //   len    [ps_desc_len_lo(AddrW) +: CntW]          the words it moves (0: the port is idle)
+  //   start  [ps_desc_start_lo(AddrW, CntW) +: CntW]  its first transfer cycle in the step
+  // A packed vector with its field offsets here, not a packed struct array: the fields' widths
+  // follow the router's MemWords (a package struct has fixed widths), yosys 0.23 does not read
+  // a field of an element of a packed struct array (d[p].len) and Icarus 11 aborts on a
+  // variable of a package's struct type (as on its enums).
+  parameter int PsDescOffLo = 0;
+
+  function automatic int ps_desc_len_lo(int addr_w);
+    ps_desc_len_lo = addr_w;
+  endfunction
+
+  function automatic int ps_desc_start_lo(int addr_w, int cnt_w);
+    ps_desc_start_lo = addr_w + cnt_w;
+  endfunction
+
+  function automatic int ps_desc_w(int addr_w, int cnt_w);
+    ps_desc_w = addr_w + 2 * cnt_w;
+  endfunction
+
+  // Read port A's targets (bits of the planner's rda_to_o): which outputs carry its words.
+  // Read port B's (rdb_to_o) are {out 3, out 1, out 0}.
+  parameter int PsToOut0 = 0;
+  parameter int PsToOut2 = 1;
+  parameter int PsToOut3 = 2;
+  parameter int PsToHost = 3;
+
 endpackage

@@ -189,6 +189,72 @@ module assert_fault_top #(
       .base_o     (o_o[40:38])
     );
     assign o_o[OutW-1:41] = '0;
+  end else if (Dut == "ps_router_planner") begin : g_ps_router_planner
+    // The planner (N = 4, 16 words, PE 0: the host port's schedules) driven by the router's
+    // sequencer (commands at random, every op, both schedules, M a multiple of 4 up to 12; the
+    // planner's step lengths), so that it sees what a router's planner sees: accepted commands
+    // and their steps.
+    logic        run, setup, xfer, last_word, done, fast;
+    logic [4:0]  step, word, len_q, m, pkt, fwords, len;
+    logic [2:0]  err;
+    logic [3:0]  op, base;
+    logic [55:0] desc;
+    logic [3:0]  rda_to;
+    logic [2:0]  rdb_to, wra_src;
+    logic        wrb_in2, wra_add3;
+    ps_router_seq #(
+      .N       (4),
+      .MemWords(16)
+    ) u_seq (
+      .clk_i      (clk_i),
+      .rst_ni     (rst_ni),
+      .cmd_start_i(rnd[0] & rnd[1]),
+      .cmd_op_i   ({1'b0, rnd[22:20]}),
+      .cmd_fast_i (rnd[37]),
+      .cmd_words_i({28'd0, rnd[45:44], 2'b00}),
+      .cmd_base_i (32'd0),
+      .step_len_i (len),
+      .link_bad_i (1'b0),
+      .run_o      (run),
+      .setup_o    (setup),
+      .xfer_o     (xfer),
+      .last_word_o(last_word),
+      .step_o     (step),
+      .word_o     (word),
+      .len_o      (len_q),
+      .done_o     (done),
+      .err_o      (err),
+      .op_o       (op),
+      .fast_o     (fast),
+      .m_o        (m),
+      .pkt_o      (pkt),
+      .fwords_o   (fwords),
+      .base_o     (base)
+    );
+    ps_router_planner #(
+      .N       (4),
+      .MemWords(16)
+    ) u_dut (
+      .pe_i            (2'd0),
+      .ring_succ_link_i(1'b1),
+      .ring_pred_link_i(1'b1),
+      .op_i            (op),
+      .fast_i          (fast),
+      .m_i             (m),
+      .pkt_i           (pkt),
+      .fwords_i        (fwords),
+      .step_i          (step),
+      .len_o           (len),
+      .desc_o          (desc),
+      .rda_to_o        (rda_to),
+      .rdb_to_o        (rdb_to),
+      .wrb_in2_o       (wrb_in2),
+      .wra_src_o       (wra_src),
+      .wra_add3_o      (wra_add3)
+    );
+    assign o_o[47:0] = {desc[55:48] ^ {run, setup, xfer, last_word, done, fast, wrb_in2, wra_add3},
+                        desc[47:0] ^ {step, word, len_q, err, base, rda_to, rdb_to, wra_src, len, 11'd0}};
+    assign o_o[OutW-1:48] = '0;
   end else if (Dut == "ps_router") begin : g_ps_router
     // The router of PE 0 of 2, the one with the host port (its ring straps as ps_network gives
     // them), commands at random.

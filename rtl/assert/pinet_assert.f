@@ -6,6 +6,8 @@ rtl/assert/ps_router_mem_assert.sv
 rtl/assert/ps_router_mem_bind.sv
 rtl/assert/ps_router_seq_assert.sv
 rtl/assert/ps_router_seq_bind.sv
+rtl/assert/ps_router_planner_assert.sv
+rtl/assert/ps_router_planner_bind.sv
 rtl/assert/ps_router_assert.sv
 rtl/assert/ps_router_bind.sv
 rtl/assert/rta_switch_assert.sv

@@ -1,7 +1,8 @@
 // Copyright pinet contributors.
 //
 // ps_router_assert: the assertions of ps_router (rtl/ps_router.sv): its status and link
-// protocol and three invariants of its schedule. Bound to every ps_router in the Verilator
+// protocol and two invariants of its registered plan against its sequencer (the plan's own
+// contract is the planner's checker's, ps_router_planner_assert.sv). Bound to every ps_router in the Verilator
 // builds (ps_router_bind.sv) and instantiated at the end of ps_router under `ifdef FORMAL, so the
 // proofs of scripts/formal.sh prove them too. Properties are checked in every cycle out
 // of reset (rst_ni high), on that cycle's values.
@@ -15,10 +16,8 @@
 //   start_only       busy_o rises only after a cycle with cmd_start_i
 //   done_held        done_o stays high until a cycle with cmd_start_i
 //   write_ports      the two memory write ports never write one address in one cycle
-//   transfer_in_step no transfer ends after its step (start + length <= L_s; an idle port, of
-//                    length 0, has no transfer: its start is not set, the fast schedules leave
-//                    it as it was)
-//   host_no_start    a write from the host link starts at the step's first word
+//   transfer_in_step no transfer of the registered plan ends after the sequencer's step
+//                    (start + length <= L_s; an idle port, of length 0, has no transfer)
 //
 // Cover properties (functional coverage from inside: bins rtl_ps_router_<cover>):
 //   cmd_setup        a command in a run's setup cycle (refused: busy)
@@ -51,7 +50,7 @@ module ps_router_assert #(
   input logic                          host_valid_o,
   input logic [Width-1:0]              host_data_o,
   input logic [AddrW-1:0]              host_addr_o,
-  // Internal: the write ports, the transfer cycle, the ports' starts and lengths, L_s
+  // Internal: the write ports, the transfer cycle, the registered plan's starts and lengths, L_s
   input logic                          xfer,
   input logic                          last_word,
   input logic                          fast_q,
@@ -61,14 +60,8 @@ module ps_router_assert #(
   input logic [AddrW-1:0]              wrb_addr,
   input logic                          wra_host_q,
   input logic [CntW-1:0]               len_q,
-  input logic [CntW-1:0]               rda_st_q,
-  input logic [CntW-1:0]               rda_len_q,
-  input logic [CntW-1:0]               rdb_st_q,
-  input logic [CntW-1:0]               rdb_len_q,
-  input logic [CntW-1:0]               wra_st_q,
-  input logic [CntW-1:0]               wra_len_q,
-  input logic [CntW-1:0]               wrb_st_q,
-  input logic [CntW-1:0]               wrb_len_q
+  input logic [4*CntW-1:0]             plan_start,  // per port (ps_pkg::PsPort*)
+  input logic [4*CntW-1:0]             plan_len
 );
 
   `PINET_ASSERT_IMPORT
@@ -104,10 +97,13 @@ module ps_router_assert #(
   endfunction
 
   logic in_step;
-  assign in_step = ends_in_step(rda_st_q, rda_len_q, len_q) &&
-                   ends_in_step(rdb_st_q, rdb_len_q, len_q) &&
-                   ends_in_step(wra_st_q, wra_len_q, len_q) &&
-                   ends_in_step(wrb_st_q, wrb_len_q, len_q);
+  always_comb begin
+    in_step = 1'b1;
+    for (int p = 0; p < 4; p++) begin
+      in_step = in_step && ends_in_step(plan_start[p*CntW +: CntW], plan_len[p*CntW +: CntW],
+                                        len_q);
+    end
+  end
 
   logic status_reset, quiet;  // the status after reset; no link or host request active
   assign status_reset = !busy_o && !done_o && err_o == ps_pkg::PsErrOk;
@@ -136,7 +132,6 @@ module ps_router_assert #(
       `PINET_ASSERT("ps_router.done_held", (!done_q || start_q || done_o))
       `PINET_ASSERT("ps_router.write_ports", (!(wra_act && wrb_act) || wra_addr != wrb_addr))
       `PINET_ASSERT("ps_router.transfer_in_step", (!xfer || in_step))
-      `PINET_ASSERT("ps_router.host_no_start", (!xfer || !wra_host_q || wra_st_q == '0))
     end
   end
 

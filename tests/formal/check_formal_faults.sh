@@ -84,13 +84,13 @@ fault ps_done_early ps_router_seq.sv 's/  assign done_o      = done_q;/  assign 
   "ps_router done" "ps_router done"
 # ps_network: the read ports (and so the out links' valid) active in a step's setup cycle too,
 # one cycle before the step's first word
-fault ps_valid_early ps_router.sv 's/  assign rda_act = xfer \&\& (word_q >= rda_st_q)/  assign rda_act = run_q \&\& (word_q >= rda_st_q)/' \
+fault ps_valid_early ps_router.sv 's/  assign rda_act  = act\[RdA\];/  assign rda_act  = act[RdA] || (run_q \&\& setup_q);/' \
   "ps_network links\\(N=2" "ps_network links"
-# ps_router, fast schedules only: the fast scatter's write starts one cycle late, so its transfer
-# ends after the step; the spec groups tie cmd_fast_i to 0 and cannot see it, the checker group
-# (cmd_fast_i free) must (transfer_in_step)
-fault ps_fast_scatter_late ps_router.sv "s/wra_st_d  = DlyW'(pe_depth);/wra_st_d  = DlyW'(pe_depth) + DlyW'(1);/" \
-  "ps_router checker" "ps_router checker"
+# ps_router_planner, fast schedules only: the fast scatter's write starts one cycle late, so its
+# transfer ends after the step; the router's spec groups tie cmd_fast_i to 0 and cannot see it,
+# the planner's checker group (every input) must (in_step)
+fault ps_fast_scatter_late ps_router_planner.sv "s/wra_st_d  = DlyW'(pe_depth);/wra_st_d  = DlyW'(pe_depth) + DlyW'(1);/" \
+  "ps_router_planner checker" "ps_router_planner checker"
 
 [ $ran -gt 0 ] || fail "no deliberate bug matches '$select'"
 if [ $fails -ne 0 ]; then
