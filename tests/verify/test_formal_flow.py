@@ -85,7 +85,8 @@ with tempfile.TemporaryDirectory() as work:
     shutil.copytree(os.path.join(src, "rtl"), copy)
     sw = os.path.join(copy, "rta_switch.sv")
     text = open(sw).read()
-    bugged = text.replace("assign t4_o = on_i ? t3_i : t2_i;", "assign t4_o = on_i ? t3_i : t1_i;")
+    bugged = text.replace("assign t4_o = (t3_i & on_m) | (t2_i & off_m);",
+                          "assign t4_o = (t3_i & on_m) | (t1_i & off_m);")
     check(bugged != text, "the bug's replacement changed nothing in rta_switch.sv")
     with open(sw, "w") as f:
         f.write(bugged)
