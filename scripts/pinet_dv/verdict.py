@@ -177,13 +177,29 @@ def _usage(msg: str) -> "NoReturn":  # noqa: F821
 
 def main(argv) -> int:
     if not argv:
-        _usage("a command is needed: last, fields, check or regex")
+        _usage("a command is needed: last, first, fields, check, regex or formal-fail")
     cmd, rest = argv[0], argv[1:]
     if cmd == "regex":
         if not rest or rest[0] not in ("pass", "fail") or len(rest) > 2:
             _usage("regex pass|fail [BLOCK]")
         print(cmake_regex(rest[0], rest[1] if len(rest) == 2 else None))
         return 0
+    if cmd == "formal-fail":
+        # the first formal FAIL line whose "<block> <group>..." starts with REGEX (then a space
+        # or a parenthesis): "<trace or ->\t<line>", for the fault checks of the formal flow
+        if not rest or len(rest) > 2:
+            _usage("formal-fail REGEX [FILE]")
+        try:
+            text = read_text(rest[1] if len(rest) == 2 else None)
+        except OSError as e:
+            print(f"verdict: '{quote(rest[1])}': {e.strerror}", file=sys.stderr)
+            return 2
+        for ln in text.splitlines():
+            fv = parse_formal(ln)
+            if fv is not None and not fv.holds and re.match(rest[0] + r"[ (]", ln[len("FAIL "):]):
+                print(f"{fv.trace or '-'}\t{fv.line}")
+                return 0
+        return 1
     if cmd not in ("last", "first", "fields", "check"):
         _usage(f"unknown command '{quote(cmd)}'")
     want = {}

@@ -6,14 +6,16 @@
 # Usage: bash check_formal_faults.sh <source dir> [NAME-REGEX]   (only the bugs whose name matches)
 set -uo pipefail
 src=$1 select=${2:-}
+# shellcheck source=scripts/verdict.sh
+. "$src/scripts/verdict.sh"
 ran=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-# fault NAME FILE SED-EXPRESSION ONLY-REGEX BLOCK [COVER]: BLOCK is what the FAIL line must name
-# after FAIL: the block, or the block and its group ("ps_router done") when the bug is one group's.
+# fault NAME FILE SED-EXPRESSION ONLY-REGEX BLOCK [COVER]: BLOCK (a regex) is what the FAIL line
+# must name after FAIL: the block, or the block and its group ("ps_router done") when the bug is one group's.
 # COVER: a cover row's failure, which has no trace; the line must name that cover as not reached.
 fault() {
   local name=$1 file=$2 expr=$3 only=$4 block=$5 cover=${6:-}
@@ -30,10 +32,10 @@ fault() {
   local out rc=0
   out=$(bash "$src/scripts/formal.sh" --rtl "$copy" --work "$work/$name.work" --only "$only") ||
     rc=$?
-  local line
-  line=$(grep -m1 "^FAIL $block[ (]" <<<"$out")
-  local trace
-  trace=$(sed -n 's/.* trace \([^ ]*\.vcd\).*/\1/p' <<<"$line")
+  # The group's FAIL line and its trace, read by the formal grammar's one parser (verdict.py).
+  local line="" trace=""
+  IFS=$'\t' read -r trace line < <(pinet_verdict formal-fail "$block" <<<"$out") || true
+  [ "$trace" != - ] || trace=""
   if [ $rc -ne 1 ]; then
     fail "$name: formal.sh exited $rc, expected 1: $out"
   elif [ -z "$line" ]; then

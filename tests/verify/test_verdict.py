@@ -70,6 +70,17 @@ check(run(["check", "--kind", "FAIL", "--cycle", "4", "--signal", r"ch\[[0-9]+\]
 tb = "PASS ps_network matched 1800 cycles seed 7 (1731 memory writes)\n- tb.sv:379: Verilog $finish\n"
 check(run(["check", "--kind", "PASS", "--seed", "7"], tb)[0] == 1, "a PASS line with a trailer: not without --trailer")
 check(run(["check", "--kind", "PASS", "--seed", "7", "--trailer"], tb)[0] == 0, "a PASS line with a trailer: --trailer")
+# formal-fail: the first formal FAIL line of a block (regex, then a space or "("), trace first
+fl = ("PROVEN rta_ring route(N=8) (induction k=1)\n"
+      "FAIL rta_bitmap_ctrl cover(Dim=1,Side=8) (not reached within 8 steps: x.y) trace none\n"
+      "FAIL ps_router done(N=2,MemWords=4) (pdr: frame 3) trace /t/x.vcd (gtkwave /t/x.vcd /t/x.gtkw)\n")
+rc, out, _ = run(["formal-fail", "ps_router done"], fl)
+check(rc == 0 and out == "/t/x.vcd\tFAIL ps_router done(N=2,MemWords=4) (pdr: frame 3) trace /t/x.vcd "
+      "(gtkwave /t/x.vcd /t/x.gtkw)\n", f"cli formal-fail: {out!r}")
+check(run(["formal-fail", "ps_route"], fl)[0] == 1, "cli formal-fail: a prefix of a block is not the block")
+check(run(["formal-fail", "rta_ring"], fl)[0] == 1, "cli formal-fail: a PROVEN line is no FAIL")
+rc, out, _ = run(["formal-fail", "rta_bitmap_ctrl"], fl)
+check(rc == 0 and out.startswith("none\tFAIL rta_bitmap_ctrl cover"), f"cli formal-fail: a cover's line: {out!r}")
 for bad in (["nope"], ["check", "--kind", "MAYBE"], ["check", "--seed"], ["regex"], []):
     rc, out, err = run(bad)
     check(rc == 2 and len(err.strip().splitlines()) == 1, f"cli usage {bad}: exit {rc}, {err!r}")
