@@ -185,7 +185,8 @@ def report_modules(files, rtl_dir, minimum, resolve):
     checker_dirs = {os.path.realpath(os.path.join(d, "assert")) for d in (rtl_dir, os.path.join(REPO, "rtl"))}
     kind_of = {m: judged_kind(k, rtl_dir, checker_dirs, resolve) for m, k in table.items()}
     failed = []
-    print(f"{'module (all runs)':22s} {'line coverage':24s} {'toggle coverage':24s} verdict")
+    width = max([22] + [len(m) for m in table])  # a long checker name keeps the columns aligned
+    print(f"{'module (all runs)':{width}s} {'line coverage':24s} {'toggle coverage':24s} verdict")
     for module in sorted(table, key=lambda m: (kind_of[m] != "rtl", m)):
         kinds = table[module]
         row = [pct([sum(v.values()), len(v)]) for v in (kinds["line"], kinds["toggle"])]
@@ -193,7 +194,7 @@ def report_modules(files, rtl_dir, minimum, resolve):
         failed += [(module, kind, p) for kind, p in fails]
         verdict = (f"{kind_of[module]} (not judged)" if kind_of[module] != "rtl"
                    else below if fails else "ok")
-        print(f"{module:22s} {row[0]:24s} {row[1]:24s} {verdict}")
+        print(f"{module:{width}s} {row[0]:24s} {row[1]:24s} {verdict}")
     if not failed:
         print(f"coverage: every RTL module >= {minimum:g}% line and toggle")
     for module, kind, p in failed:
