@@ -16,7 +16,7 @@ class DryRunLauncher(Launcher):
         self.ended: List[Job] = []
 
     def start_line(self, njobs: int):
-        return f"{self.flow}: {njobs} runs, dry run: the commands only"
+        return f"{self.flow}: {njobs} {self.noun}, dry run: the commands only"
 
     def launch(self, job: Job) -> None:
         env = " ".join(f"{k}={v}" for k, v in job.env().items())

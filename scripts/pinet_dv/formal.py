@@ -132,7 +132,7 @@ def make_jobs(o, tmp: str):
 
 def formal(argv) -> int:
     o = parser().parse_args(argv)
-    o.flow, o.root = "formal", ROOT
+    o.flow, o.noun, o.root = "formal", "proof groups", ROOT
     # the jobs' scratch files: on a farm in the work directory, which the nodes share
     o.tmp = tempfile.mkdtemp(prefix=f".formal-{o.farm}.", dir=o.work if o.farm == "slurm" else None)
     try:

@@ -46,8 +46,7 @@ class Launcher:
         self.opts = opts          # the flow's options: jobs (-j), coverage, root, tmp, ...
         self.max_parallel = opts.jobs
         self.flow = getattr(opts, "flow", "verify")   # the prefix of the lines it prints
-        # what one job is, in those lines: a cosim run (verify, mutate) or a proof group (formal)
-        self.noun = "proof groups" if self.flow == "formal" else "runs"
+        self.noun = getattr(opts, "noun", "runs")      # what the flow's jobs are, in those lines
 
     # -- the scheduler's interface ------------------------------------------------------------
     def begin(self, jobs: List[Job]) -> List[Job]:
