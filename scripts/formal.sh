@@ -234,7 +234,7 @@ prove_pdr() {
     return 1
   fi
   yosys-abc -c "read_aiger $stem.aig; fold; strash; print_stats; dc2; scorr; dc2;
-                pdr -T $limit" >"$stem.pdr.log" 2>&1
+                pdr -f -T $limit" >"$stem.pdr.log" 2>&1
   # A model without registers after folding: the assumptions contradict each other (or the
   # property is a constant), which would make any "proof" vacuous.
   if grep -q ' lat = *0 ' "$stem.pdr.log"; then
