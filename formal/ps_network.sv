@@ -4,9 +4,9 @@
 // docs/formal.md), read by scripts/formal.sh with yosys -formal. One property group per
 // `ifdef CHECK_<GROUP>`. The expected behaviour comes from formal/ps_network_spec.sv (written
 // from docs/shuffle.md per channel, not from the RTL), which follows the command bus and counts
-// the cycles of the run itself. (No test compares the specification with the C model directly;
-// the cosim compares the RTL with the C model's pinet_shuffle_cycle_* every cycle, and these
-// proofs compare the RTL with the specification in every reachable state.)
+// the cycles of the run itself. (tests/formal/check_shuffle_spec.py compares the specification
+// with the C model's schedules; the cosim compares the RTL with the C model's pinet_shuffle_cycle_*
+// every cycle, and these proofs compare the RTL with the specification in every reachable state.)
 //
 // Environment (3 assumptions): reset (rst_ni low) in the first cycle; the host answers: the host
 // link down (host_valid_i) is valid in a cycle exactly when the network requested a word in the
@@ -16,25 +16,26 @@
 // run), every command input (all 32 bits of M and base, any op, also while busy), the host's
 // words, the local ports (writes and the read address), and the memories' initial contents.
 //
-// Groups (each proven by ABC's pdr for every reachable state, docs/formal.md). links, words, done
-// and err compare with ps_network_spec, which models the paper's schedules: cmd_fast_i is 0 there.
-// checker proves only the RTL's own assertion checkers (rtl/assert/ps_network_assert.sv and each
-// router's ps_router_assert.sv, which the other groups prove too, for the paper's schedules) with
-// cmd_fast_i free: both schedules.
+// Groups (each proven by ABC's pdr for every reachable state, docs/formal.md). cmd_fast_i is free
+// in every group: the paper's and the fast schedules (docs/shuffle.md section 13), any mix.
+// links, words, done and err compare with ps_network_spec, which models both; checker proves
+// the RTL's own assertion checkers (rtl/assert/ps_network_assert.sv and each router's
+// ps_router_assert.sv, which the other groups prove too).
 //   links  in every cycle every channel except the host's input carries a word (valid) exactly
 //          when the specification puts word i of a transfer of the current step on it, and 0
 //          data when not valid; host_req_o / host_req_addr_o ask for the host word of the next
 //          cycle and host_addr_o names the word going up. Also the specification's own
-//          consistency: no transfer is longer than its step, and one is as long (L_s).
+//          consistency: no transfer ends after its step (start + length <= L_s), and one ends
+//          with it.
 //   words  no word lost or duplicated, and each the right one: for an arbitrary memory address
 //          f_addr, a shadow of every PE's word there (taken from the local port while idle, then
 //          updated from the channels by the specification's transfers: COPY, then ADD) equals
 //          the word every channel carries from that address, and the local port reads back the
 //          shadow whenever the network is idle.
 //   done   busy_o exactly in cycles 0 .. T-1 of an accepted command and done_o from cycle T
-//          until the next command, T by docs/shuffle.md section 4's formula for the op (never
-//          before; commands while busy neither stop nor restart the run). Also: the formula
-//          equals the sum of the specification's steps, B_{S+1}.
+//          until the next command, T by docs/shuffle.md section 4's (paper) or section 13's (fast)
+//          formula for the op (never before; commands while busy neither stop nor restart the
+//          run). Also: the formula equals the sum of the specification's steps, B_{S+1}.
 //   err    err_o is the specification's: OK after reset and after an accepted command, the first
 //          failing check's code after a refused one, BUSY after a command while busy, and
 //          otherwise unchanged: sticky. It is never LINK: every word a router sends is one its

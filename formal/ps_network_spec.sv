@@ -2,10 +2,13 @@
 //
 // ps_network_spec: what the perfect-shuffle network must do, cycle by cycle, for the property
 // wrappers formal/ps_network.sv and formal/ps_router.sv. Written from docs/shuffle.md (sections
-// 1, 2 and 4, and section 10's command and error table), not from rtl/ps_router.sv: where the
-// RTL plans per memory port and per PE (offset multipliers, length shifts, tree depth of its own
-// PE), this file speaks of the 4N + 2 channels of section 1 and gives, per channel and step, the
-// transfer that section 2's closed forms put on it.
+// 1, 2 and 4, section 10's command and error table, and section 13's fast schedules, with its
+// table "Per channel and step"), not from rtl/ps_router.sv: where the RTL plans per memory port
+// and per PE (offset multipliers, length shifts, tree depth of its own PE, start registers), this
+// file speaks of the 4N + 2 channels of section 1 and gives, per channel and step and for both
+// schedules (cmd_fast_i as the command was accepted), the transfer that the closed forms put on
+// it. The paper's schedules are below; the fast ones at xfer_fast. tests/formal/
+// check_shuffle_spec.py compares this file with the C model's schedules (N = 2, 4, 8).
 //
 // Channels (section 1): c < 2N forward link c, PE floor(c/2) -> PE c mod N; c = 2N + l backward
 // link l, PE l mod N -> PE floor(l/2); c = 4N host -> PE 0; c = 4N + 1 PE 0 -> host.

@@ -15,10 +15,10 @@
 // input links and the host link (valid and data: a neighbour may break the schedule), the local
 // port, and the memory's initial contents.
 //
-// Groups (each proven by ABC's pdr for every reachable state, docs/formal.md). links, words, done
-// and err compare with ps_network_spec, which models the paper's schedules: cmd_fast_i is 0 there.
-// checker proves only the RTL's own assertion checker (rtl/assert/ps_router_assert.sv, which the
-// other groups prove too, for the paper's schedules) with cmd_fast_i free: both schedules.
+// Groups (each proven by ABC's pdr for every reachable state, docs/formal.md). cmd_fast_i is free
+// in every group: the paper's and the fast schedules (docs/shuffle.md section 13), any mix.
+// links, words, done and err compare with ps_network_spec, which models both; checker proves the
+// RTL's own assertion checker (rtl/assert/ps_router_assert.sv, which the other groups prove too).
 //   links  every output link (and the host link up on PE 0) is valid exactly when the
 //          specification puts a word on its channel in this cycle, with 0 data when not valid;
 //          the host request asks for the next cycle's host word (PE 0; never on another PE); and
@@ -31,8 +31,9 @@
 //          data: COPY, then ADD) equals every word an output link carries from f_addr, and the
 //          local port reads back the shadow whenever the router is idle.
 //   done   busy_o exactly in cycles 0 .. T-1 of an accepted command and done_o from cycle T until
-//          the next command, T by docs/shuffle.md section 4's formula (never before; commands
-//          while busy neither stop nor restart the run, link errors do not stop it).
+//          the next command, T by docs/shuffle.md section 4's (paper) or section 13's (fast)
+//          formula (never before; commands while busy neither stop nor restart the run, link
+//          errors do not stop it).
 //   err    one clock edge from any state (1-inductive): in reset and the cycle after, OK; a
 //          command while busy gives BUSY and the run goes on (still busy, or just done); a
 //          command while idle gives the first failing check's code (BAD_OP, WORDS, MEMORY,
