@@ -149,6 +149,7 @@ proofs=(
   "ps_router|checker|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|240|default"
   "ps_network|err done links|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|default"
   "ps_network|checker|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|default"
+  "ps_network|result|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|600|deep"
   "ps_network|words|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|deep"
   "ps_network|err done links|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|240|deep"
   "ps_network|words|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|900|deep"

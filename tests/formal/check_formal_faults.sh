@@ -12,6 +12,7 @@ ran=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
+deep=()  # --deep for the bugs of a group that only `formal.sh --deep` runs (fault_deep)
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # fault NAME FILE SED-EXPRESSION ONLY-REGEX BLOCK [COVER]: BLOCK (a regex) is what the FAIL line
@@ -30,7 +31,8 @@ fault() {
     return
   fi
   local out rc=0
-  out=$(bash "$src/scripts/formal.sh" --rtl "$copy" --work "$work/$name.work" --only "$only") ||
+  out=$(bash "$src/scripts/formal.sh" --rtl "$copy" --work "$work/$name.work" --only "$only" \
+        ${deep[@]+"${deep[@]}"}) ||
     rc=$?
   # The group's FAIL line and its trace, read by the formal grammar's one parser (verdict.py).
   local line="" trace=""
@@ -51,6 +53,13 @@ fault() {
   else
     echo "caught $name: $line"
   fi
+}
+
+# fault_deep ARGS...: fault, for a group that is in `formal.sh --deep` only
+fault_deep() {
+  deep=(--deep)
+  fault "$@"
+  deep=()
 }
 
 # rta_switch: OFF, terminal 4 takes terminal 1's word (two outputs carry one input)
@@ -120,6 +129,10 @@ fault ps_fast_integrate_copy ps_router.sv "s/assign rmw      = fast_q \&\& op_q 
 # cycle late on in 1: its receiver disagrees with the sender, a link error in the network
 fault ps_fast_gather_n2_late ps_router_planner.sv "s/wra_st_d  = DlyW'(N > 2);/wra_st_d  = DlyW'(N > 2) + DlyW'(1);/" \
   "ps_network err\\(N=2" "ps_network err"
+# ps_router: the fast integrate copying instead of adding, seen end to end: the sum in the
+# segment's owner is not the sum over the PEs (ps_network result, a --deep group)
+fault_deep ps_fast_integrate_copy_result ps_router.sv "s/assign rmw      = fast_q \&\& op_q == ps_pkg::OpIntegrate;/assign rmw      = 1'b0;/" \
+  "ps_network result\\(N=2" "ps_network result"
 
 [ $ran -gt 0 ] || fail "no deliberate bug matches '$select'"
 if [ $fails -ne 0 ]; then
