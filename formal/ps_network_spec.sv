@@ -8,7 +8,7 @@
 // file speaks of the 4N + 2 channels of section 1 and gives, per channel and step and for both
 // schedules (cmd_fast_i as the command was accepted), the transfer that the closed forms put on
 // it. The paper's schedules are below; the fast ones at xfer_fast. tests/formal/
-// check_shuffle_spec.py compares this file with the C model's schedules (N = 2, 4, 8).
+// check_shuffle_spec.py compares this file with the C model's schedules (N = 2 ... 16).
 //
 // Channels (section 1): c < 2N forward link c, PE floor(c/2) -> PE c mod N; c = 2N + l backward
 // link l, PE l mod N -> PE floor(l/2); c = 4N host -> PE 0; c = 4N + 1 PE 0 -> host.
@@ -67,7 +67,7 @@ module ps_network_spec #(
   localparam int AW       = (MemWords > 1) ? $clog2(MemWords) : 1,  // memory addresses
   localparam int VW       = $clog2(MemWords + 1) + 1,               // M, offsets, lengths
   localparam int TW       = $clog2(2 * MemWords + 2 * LogN + 2) + 1, // cycles of a run
-  localparam int SW       = 5,                                      // step numbers (<= 2n)
+  localparam int SW       = ($clog2(N / 2 + 2) > 5) ? $clog2(N / 2 + 2) : 5,  // steps (2n, N/2)
   localparam int CmdW     = ps_pkg::PsCmdWidth
 ) (
   input  logic                          clk_i,

@@ -2,7 +2,7 @@
 """check_shuffle_spec.py <pinet> <iverilog> <vvp> <work dir> <source dir>
 
 The specification the ps_router / ps_network proofs compare against (formal/ps_network_spec.sv)
-must be the C model's schedules. For N = 2, 4, 8, every op 0 .. 6 (bcast ... upload), both
+must be the C model's schedules. For N = 2, 4, 8, 16, every op 0 .. 6 (bcast ... upload), both
 schedules and every M = 1 .. MemWords, the run it prints under Icarus (tests/formal/
 shuffle_spec_tb.sv: per cycle every word on every channel, its source and destination address
 and COPY/ADD, and the done cycle) must equal what `pinet shuffle run --schedule paper|fast
@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 OPS = ["bcast", "bcast-host", "scatter", "integrate", "allgather", "gather", "upload"]
-SIZES = [(2, 8), (4, 16), (8, 24)]  # (N, MemWords)
+SIZES = [(2, 8), (4, 16), (8, 24), (16, 32)]  # (N, MemWords)
 
 
 def cmodel(pinet, op, n, m, fast):
