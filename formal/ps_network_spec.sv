@@ -16,8 +16,10 @@
 // (1 <= q < N) is forward link q (0 -> 1 is link 1, p -> 2p+b is link 2p+b), its backward
 // channel 2N + q; q's depth is floor(log2 q) + 1.
 //
-// Transfers (section 2; n = log2 N, S = M/N, steps s = 1, 2, ...; src and dst offsets are equal
-// except in the ring exchange):
+// Transfers of the paper's schedules (section 2; n = log2 N, S = M/N, steps s = 1, 2, ...; src
+// and dst offsets are equal except in the ring exchange; every start 0); the fast schedules'
+// (section 13, cmd_fast_i = 1; starts >= 0) are listed at xfer_fast, their L_s at step_len and
+// their T at total_of:
 //   integrate  s = 1..n: forward link l = 2i+b carries half b of block i mod 2^(s-1): offset
 //              (i mod 2^(s-1)) M/2^(s-1) + b M/2^s, M/2^s words; COPY if l < N (from
 //              floor(j/2)), ADD if l >= N (from floor(j/2) + N/2)
@@ -42,17 +44,19 @@
 // bcast (2n-1)(1 + M/n); bcast-host 2n(1 + M/n); ring-exchange M/4 + 1) are given
 // independently: the run ends by the formula, the position comes from the step lengths, and a
 // wrapper checks that they agree (end_o exactly in cycle T - 1) and that every transfer fits its
-// step (len_o, step_len_o).
+// step (start_o + len_o <= step_len_o). The same holds for the fast schedules' L_s (max start +
+// words) and T (section 13's formulas).
 //
 // Cycle contract (section 4): cycle 0 is the cycle after the edge that takes an accepted
 // command; step s occupies cycles B_s .. B_s + L_s (B_1 = 0, B_{s+1} = B_s + 1 + L_s); B_s is
-// the setup cycle; word i of every transfer crosses its channel in cycle B_s + 1 + i; busy in
-// cycles 0 .. T-1, done from cycle T until the next command. The host answers a request in the
-// next cycle, so the request for a host-link word is made in the cycle before it.
+// the setup cycle; word i of every transfer crosses its channel in cycle B_s + 1 + start + i;
+// busy in cycles 0 .. T-1, done from cycle T until the next command. The host answers a
+// request in the next cycle, so the request for a host-link word is made in the cycle before it.
 //
 // Command (section 10): with cmd_start_i, while busy -> BUSY (refused, the run goes on); else the
 // first failing check gives the code: op > 7 BAD_OP, M = 0 WORDS, base + M > MemWords MEMORY,
-// M not a multiple of the quantum (n for the broadcasts, 4 for the ring exchange, N otherwise)
+// M not a multiple of the quantum (n for the paper broadcasts, 1 for the fast ones, 4 for the
+// ring exchange, N otherwise)
 // QUANTUM; OK starts the run. Any command clears done. Without a command err_o keeps its value,
 // except that a router sets LINK during a run when an input link disagrees with the schedule
 // (link_bad_i, computed by the wrapper from the outputs below; 0 for the network). While rst_ni
