@@ -15,10 +15,10 @@
 // input links and the host link (valid and data: a neighbour may break the schedule), the local
 // port, and the memory's initial contents.
 //
-// Groups (each proven by ABC's pdr for every reachable state, docs/formal.md). links, words, done
-// and err compare with ps_network_spec, which models the paper's schedules: cmd_fast_i is 0 there.
-// checker proves only the RTL's own assertion checker (rtl/assert/ps_router_assert.sv, which the
-// other groups prove too, for the paper's schedules) with cmd_fast_i free: both schedules.
+// Groups (each proven by ABC's pdr for every reachable state, docs/formal.md). cmd_fast_i is free
+// in every group: the paper's and the fast schedules (docs/shuffle.md section 13), any mix.
+// links, words, done and err compare with ps_network_spec, which models both; checker proves the
+// RTL's own assertion checker (rtl/assert/ps_router_assert.sv, which the other groups prove too).
 //   links  every output link (and the host link up on PE 0) is valid exactly when the
 //          specification puts a word on its channel in this cycle, with 0 data when not valid;
 //          the host request asks for the next cycle's host word (PE 0; never on another PE); and
@@ -31,8 +31,9 @@
 //          data: COPY, then ADD) equals every word an output link carries from f_addr, and the
 //          local port reads back the shadow whenever the router is idle.
 //   done   busy_o exactly in cycles 0 .. T-1 of an accepted command and done_o from cycle T until
-//          the next command, T by docs/shuffle.md section 4's formula (never before; commands
-//          while busy neither stop nor restart the run, link errors do not stop it).
+//          the next command, T by docs/shuffle.md section 4's (paper) or section 13's (fast)
+//          formula (never before; commands while busy neither stop nor restart the run, link
+//          errors do not stop it).
 //   err    one clock edge from any state (1-inductive): in reset and the cycle after, OK; a
 //          command while busy gives BUSY and the run goes on (still busy, or just done); a
 //          command while idle gives the first failing check's code (BAD_OP, WORDS, MEMORY,
@@ -80,17 +81,10 @@ module ps_router_formal #(
   logic [AddrW-1:0]              host_req_addr, host_addr;
   logic [Width-1:0]              host_data_up, lcl_rdata;
 
-  // The schedule: the groups against ps_network_spec run the paper's (what the specification
-  // models); `checker` (the RTL's own assertion checker, rtl/assert/, which every group also
-  // proves) leaves cmd_fast_i free in every cycle, so its properties hold for both schedules.
+  // The schedule: cmd_fast_i is free in every cycle, in every group (both schedules, any mix);
+  // ps_network_spec models the paper's and the fast ones (docs/shuffle.md section 13).
   logic f_fast;
-`ifdef CHECK_CHECKER
   assign f_fast = cmd_fast_i;
-`else
-  assign f_fast = 1'b0;
-  logic  f_unused_fast;
-  assign f_unused_fast = cmd_fast_i;
-`endif
 
   ps_router #(
     .N       (N),
@@ -151,12 +145,14 @@ module ps_router_formal #(
     .cmd_op_i       (cmd_op_i),
     .cmd_words_i    (cmd_words_i),
     .cmd_base_i     (cmd_base_i),
+    .cmd_fast_i     (f_fast),
     .link_bad_i     (f_link_bad),
     .busy_o         (s_busy),
     .done_o         (s_done),
     .err_o          (s_err),
     .cmd_code_o     (s_code),
     .base_o         (s_base),
+    .fast_o         (),
     .t_o            (s_t),
     .step_o         (),
     .setup_o        (),
@@ -165,6 +161,7 @@ module ps_router_formal #(
     .dst_o          (s_dst),
     .add_o          (s_add),
     .len_o          (),
+    .start_o        (),
     .step_len_o     (),
     .host_req_o     (s_req),
     .host_req_addr_o(s_req_addr),

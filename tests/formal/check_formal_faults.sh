@@ -12,6 +12,7 @@ ran=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
+deep=()  # --deep for the bugs of a group that only `formal.sh --deep` runs (fault_deep)
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # fault NAME FILE SED-EXPRESSION ONLY-REGEX BLOCK [COVER]: BLOCK (a regex) is what the FAIL line
@@ -30,7 +31,8 @@ fault() {
     return
   fi
   local out rc=0
-  out=$(bash "$src/scripts/formal.sh" --rtl "$copy" --work "$work/$name.work" --only "$only") ||
+  out=$(bash "$src/scripts/formal.sh" --rtl "$copy" --work "$work/$name.work" --only "$only" \
+        ${deep[@]+"${deep[@]}"}) ||
     rc=$?
   # The group's FAIL line and its trace, read by the formal grammar's one parser (verdict.py).
   local line="" trace=""
@@ -51,6 +53,13 @@ fault() {
   else
     echo "caught $name: $line"
   fi
+}
+
+# fault_deep ARGS...: fault, for a group that is in `formal.sh --deep` only
+fault_deep() {
+  deep=(--deep)
+  fault "$@"
+  deep=()
 }
 
 # rta_switch: OFF, terminal 4 takes terminal 1's word (two outputs carry one input)
@@ -89,10 +98,41 @@ fault ps_done_early ps_router_seq.sv 's/  assign done_o      = done_q;/  assign 
 fault ps_valid_early ps_router.sv 's/  assign rda_act  = act\[RdA\];/  assign rda_act  = act[RdA] || (run_q \&\& setup_q);/' \
   "ps_network links\\(N=2" "ps_network links"
 # ps_router_planner, fast schedules only: the fast scatter's write starts one cycle late, so its
-# transfer ends after the step; the router's spec groups tie cmd_fast_i to 0 and cannot see it,
-# the planner's checker group (every input) must (in_step)
+# transfer ends after the step; the planner's checker group (every input, no router around it)
+# must see it (in_step)
 fault ps_fast_scatter_late ps_router_planner.sv "s/wra_st_d  = DlyW'(pe_depth);/wra_st_d  = DlyW'(pe_depth) + DlyW'(1);/" \
   "ps_router_planner checker" "ps_router_planner checker"
+
+# Fast schedules only (cmd_fast_i = 1; docs/shuffle.md section 13), each caught by a group that
+# compares the RTL with ps_network_spec (which models the fast schedules):
+# ps_router_planner: the fast broadcast's tree F relays (PEs with children) send every word one
+# cycle late (their read port's start one past the cycle after the word landed)
+fault ps_fast_bcast_late ps_router_planner.sv "s/              rdb_st_d = st_f_out;/              rdb_st_d = st_f_out + DlyW'(1);/" \
+  "ps_router links\\(N=4" "ps_router links"
+# ps_router_planner: the fast gather's relay PE N/2 drops the upper half in steps d >= 2 (it
+# neither takes it on in 3 nor passes it on out 0)
+fault ps_fast_gather_relay_drop ps_router_planner.sv "s|            if (pe_relay) begin                             // the upper half: in 3 -> out 0|            if (1'b0) begin  // the upper half: in 3 -> out 0|" \
+  "ps_router links\\(N=4" "ps_router links"
+# ps_router_planner: the fast allgather's last step planned as the fast integrate's (write A adds
+# the successor's link word, write B idle): an add where a copy belongs
+fault ps_fast_allgather_add3 ps_router_planner.sv "s/if (op_i == ps_pkg::OpIntegrate \&\& N > 2 \&\& st == StepW'(N \/ 2)) begin/if (N > 2 \&\& st == StepW'(N \/ 2)) begin/" \
+  "ps_router links\\(N=4" "ps_router links"
+# ps_router: the fast allgather's writes add the old word too (an add where a copy belongs): every
+# protocol rule kept, only the memories' words wrong
+fault ps_fast_allgather_rmw ps_router.sv "s/assign rmw      = fast_q \&\& op_q == ps_pkg::OpIntegrate;/assign rmw      = fast_q \&\& (op_q == ps_pkg::OpIntegrate || op_q == ps_pkg::OpAllgather);/" \
+  "ps_router words\\(N=2" "ps_router words"
+# ps_router: the fast integrate's writes copy instead of adding the old word (a wrong sum, every
+# protocol rule kept: the fault the issue names)
+fault ps_fast_integrate_copy ps_router.sv "s/assign rmw      = fast_q \&\& op_q == ps_pkg::OpIntegrate;/assign rmw      = 1'b0;/" \
+  "ps_router words\\(N=2" "ps_router words"
+# ps_router_planner: in the fast gather's first step (N = 2) PE 0 takes PE 1's second part one
+# cycle late on in 1: its receiver disagrees with the sender, a link error in the network
+fault ps_fast_gather_n2_late ps_router_planner.sv "s/wra_st_d  = DlyW'(N > 2);/wra_st_d  = DlyW'(N > 2) + DlyW'(1);/" \
+  "ps_network err\\(N=2" "ps_network err"
+# ps_router: the fast integrate copying instead of adding, seen end to end: the sum in the
+# segment's owner is not the sum over the PEs (ps_network result, a --deep group)
+fault_deep ps_fast_integrate_copy_result ps_router.sv "s/assign rmw      = fast_q \&\& op_q == ps_pkg::OpIntegrate;/assign rmw      = 1'b0;/" \
+  "ps_network result\\(N=2" "ps_network result"
 
 [ $ran -gt 0 ] || fail "no deliberate bug matches '$select'"
 if [ $fails -ne 0 ]; then
