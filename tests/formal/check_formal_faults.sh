@@ -4,9 +4,9 @@
 # its block with a trace file that exists (VCD, with its GTKWave save file), and exit 1. A sed
 # that changes nothing fails this test (the bug would not be there).
 # Usage: bash check_formal_faults.sh <source dir> [NAME-REGEX] [--deep]
-#   NAME-REGEX: only the bugs whose name matches; --deep: also the bugs of the groups that only
-#   `formal.sh --deep` proves (fault_deep; without it they are listed as skipped, since their
-#   groups are not in the default flow either).
+#   NAME-REGEX: only the bugs whose name matches; --deep: also the fault_deep bugs (those of the
+#   groups that only `formal.sh --deep` proves, and the further fast-schedule bugs; without it they
+#   are listed as skipped).
 set -uo pipefail
 src=$1 select=${2:-} with_deep=${3:-}
 case $with_deep in
@@ -62,12 +62,14 @@ fault() {
   fi
 }
 
-# fault_deep ARGS...: fault, for a group that is in `formal.sh --deep` only (run with --deep)
+# fault_deep ARGS...: fault, run only with --deep: the bugs of a group that only `formal.sh --deep`
+# proves, and further bugs of a kind the default bugs already show caught (kept out of test.sh's
+# time: each bug costs a model, a pdr and a trace replay, 25-60 s)
 fault_deep() {
   [ -z "$select" ] || [[ "$1" =~ $select ]] || return 0
   if [ "$with_deep" != --deep ]; then
     skipped=$((skipped + 1))
-    echo "skipped $1: its group is proven by formal.sh --deep only (bash tests/formal/check_formal_faults.sh . '^$1\$' --deep)"
+    echo "skipped $1: run with --deep (bash tests/formal/check_formal_faults.sh . '^$1\$' --deep)"
     return 0
   fi
   deep=(--deep)
@@ -128,11 +130,11 @@ fault ps_fast_gather_relay_drop ps_router_planner.sv "s|            if (pe_relay
   "ps_router links\\(N=4" "ps_router links"
 # ps_router_planner: the fast allgather's last step planned as the fast integrate's (write A adds
 # the successor's link word, write B idle): an add where a copy belongs
-fault ps_fast_allgather_add3 ps_router_planner.sv "s/if (op_i == ps_pkg::OpIntegrate \&\& N > 2 \&\& st == StepW'(N \/ 2)) begin/if (N > 2 \&\& st == StepW'(N \/ 2)) begin/" \
+fault_deep ps_fast_allgather_add3 ps_router_planner.sv "s/if (op_i == ps_pkg::OpIntegrate \&\& N > 2 \&\& st == StepW'(N \/ 2)) begin/if (N > 2 \&\& st == StepW'(N \/ 2)) begin/" \
   "ps_router links\\(N=4" "ps_router links"
 # ps_router: the fast allgather's writes add the old word too (an add where a copy belongs): every
 # protocol rule kept, only the memories' words wrong
-fault ps_fast_allgather_rmw ps_router.sv "s/assign rmw      = fast_q \&\& op_q == ps_pkg::OpIntegrate;/assign rmw      = fast_q \&\& (op_q == ps_pkg::OpIntegrate || op_q == ps_pkg::OpAllgather);/" \
+fault_deep ps_fast_allgather_rmw ps_router.sv "s/assign rmw      = fast_q \&\& op_q == ps_pkg::OpIntegrate;/assign rmw      = fast_q \&\& (op_q == ps_pkg::OpIntegrate || op_q == ps_pkg::OpAllgather);/" \
   "ps_router words\\(N=2" "ps_router words"
 # ps_router: the fast integrate's writes copy instead of adding the old word (a wrong sum, every
 # protocol rule kept: the fault the issue names)
@@ -140,7 +142,7 @@ fault ps_fast_integrate_copy ps_router.sv "s/assign rmw      = fast_q \&\& op_q 
   "ps_router words\\(N=2" "ps_router words"
 # ps_router_planner: in the fast gather's first step (N = 2) PE 0 takes PE 1's second part one
 # cycle late on in 1: its receiver disagrees with the sender, a link error in the network
-fault ps_fast_gather_n2_late ps_router_planner.sv "s/wra_st_d  = DlyW'(N > 2);/wra_st_d  = DlyW'(N > 2) + DlyW'(1);/" \
+fault_deep ps_fast_gather_n2_late ps_router_planner.sv "s/wra_st_d  = DlyW'(N > 2);/wra_st_d  = DlyW'(N > 2) + DlyW'(1);/" \
   "ps_network err\\(N=2" "ps_network err"
 # ps_router: the fast integrate copying instead of adding, seen end to end: the sum in the
 # segment's owner is not the sum over the PEs (ps_network result, a --deep group)
