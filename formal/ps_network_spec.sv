@@ -137,29 +137,9 @@ module ps_network_spec #(
     end
   endfunction
 
-  // The ring of docs/shuffle.md section 6, as its forward links: bit l is set when link l
-  // (PE floor(l/2) -> PE l mod N) joins a PE to its ring successor.
-  function automatic logic [2*N-1:0] ring_links();
-    logic [N-1:0] seen;
-    int           x;
-    int           y;
-    ring_links = '0;
-    seen       = '0;
-    seen[0]    = 1'b1;
-    x          = 0;
-    for (int k = 0; k < N; k++) begin
-      y = (2 * x + 1) % N;
-      if (seen[y]) y = (2 * x) % N;
-      seen[y] = 1'b1;
-      ring_links[2 * x + (y % 2)] = 1'b1;
-      x = y;
-    end
-  endfunction
-
-  localparam logic [2*N-1:0] RingLinks = ring_links();
-
-  // The same ring as positions: entry k (8 bits) of ring_at_table() is the PE at ring position k
-  // (ring[0] = 0, ring[1] = 1 for N >= 2), entry p of ring_pos_table() the position of PE p.
+  // The ring of docs/shuffle.md section 6 as positions: entry k (8 bits) of ring_at_table() is the
+  // PE at ring position k (ring[0] = 0, ring[1] = 1 for N >= 2), entry p of ring_pos_table() the
+  // position of PE p.
   function automatic logic [8*N-1:0] ring_at_table();
     logic [N-1:0] seen;
     int           x;
@@ -190,6 +170,25 @@ module ps_network_spec #(
 
   localparam logic [8*N-1:0] RingAt  = ring_at_table();
   localparam logic [8*N-1:0] RingPos = ring_pos_table();
+
+  // The same ring as its forward links: bit l is set when link l (PE floor(l/2) -> PE l mod N)
+  // joins a PE to its ring successor (the PE at the next position, ring[N] = ring[0]).
+  function automatic logic [2*N-1:0] ring_links();
+    logic [8*N-1:0] at;
+    int             x;
+    int             y;
+    at         = ring_at_table();
+    ring_links = '0;
+    for (int k = 0; k < N; k++) begin
+      x      = 0;
+      y      = 0;
+      x[7:0] = at[8*k +: 8];
+      y[7:0] = at[8*((k + 1) % N) +: 8];
+      ring_links[2 * x + (y % 2)] = 1'b1;
+    end
+  endfunction
+
+  localparam logic [2*N-1:0] RingLinks = ring_links();
 
   // The PE at ring position k (any integer: taken modulo N).
   function automatic int ring_at(int k);
