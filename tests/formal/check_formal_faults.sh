@@ -9,12 +9,14 @@
 #   are listed as skipped).
 set -uo pipefail
 src=$1 select=${2:-} with_deep=${3:-}
-case $with_deep in
-  ''|--deep) ;;
-  *) echo "check_formal_faults: the third argument must be --deep (got '$with_deep')" >&2; exit 2 ;;
-esac
 # shellcheck source=scripts/verdict.sh
 . "$src/scripts/verdict.sh"
+# shellcheck source=scripts/quote.sh
+. "$src/scripts/quote.sh"
+case $with_deep in
+  ''|--deep) ;;
+  *) echo "check_formal_faults: the third argument must be --deep (got '$(pinet_quote "$with_deep")')" >&2; exit 2 ;;
+esac
 ran=0 skipped=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
