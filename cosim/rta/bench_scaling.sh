@@ -21,7 +21,7 @@
 #        size, the regression's, driving only (--compare 0) and comparing with the C model
 #        (--compare 1): PE-cycles per CPU second of the marginal cycles (a run of 2n cycles minus
 #        a run of n, n about BENCH_SECS of the model's cycles, so the model's construction and the
-#        C model's setup are excluded; the median of BENCH_REPEAT such pairs, default 5, each run
+#        C model's setup are excluded; each the least of BENCH_REPEAT runs, default 5, each run
 #        pinned to CPU BENCH_CPU, default the last, none: not pinned), and the driving rate
 #        relative to the first size's).
 #
@@ -111,23 +111,25 @@ build_stats() {
               /Maximum resident/ {m = $2 / 1024} END {printf "%.1f %.0f\n", w, m}' "$1/build.time"
 }
 # cosim_rate <exe> <size option> <size> <compare> <n>: PE-cycles per CPU second of the cosim's
-# marginal cycles, the user CPU time of a run of 2n cycles minus that of a run of n, the median
-# of BENCH_REPEAT such pairs (default 5), each run pinned to CPU BENCH_CPU (default the last one;
-# none: not pinned). Single wall-clock differences of short runs varied by half on this shared
-# machine.
+# marginal cycles: the least user CPU time of BENCH_REPEAT runs (default 5) of 2n cycles minus the
+# least of as many runs of n, each run pinned to CPU BENCH_CPU (default the last one; none: not
+# pinned). Other work on a shared machine (this VM's neighbours included) only adds time to a run,
+# so the least of several is the nearest to the run's own cost; the median of pairwise
+# differences, used before, kept that noise (one executable gave 1.6e7 to 3.5e7 PE-cycles/s).
 cosim_rate() {
-  local rates=() t c k
-  for ((k = 0; k < ${BENCH_REPEAT:-5}; k++)); do
-    t=()
-    for c in "$5" "$(($5 * 2))"; do
-      t+=("$( { /usr/bin/time -f %U "${pin[@]}" "$1" "$2" "$3" --cycles "$c" --compare "$4" \
-                  --quiet >/dev/null; } 2>&1 )") \
+  local best=() t c k m
+  for c in "$5" "$(($5 * 2))"; do
+    m=""
+    for ((k = 0; k < ${BENCH_REPEAT:-5}; k++)); do
+      t=$( { /usr/bin/time -f %U "${pin[@]}" "$1" "$2" "$3" --cycles "$c" --compare "$4" \
+               --quiet >/dev/null; } 2>&1 ) \
         || { echo "bench_scaling: $1 $2 $3 --cycles $c --compare $4 failed" >&2; exit 1; }
+      m=$(awk -v a="$t" -v b="$m" 'BEGIN {print (b == "" || a + 0 < b + 0) ? a : b}')
     done
-    rates+=("$(awk -v n="$5" -v p="$pes" -v t1="${t[0]}" -v t2="${t[1]}" \
-                 'BEGIN {d = t2 - t1; if (d <= 0) d = 1e-9; printf "%.6g", n * p / d}')")
+    best+=("$m")
   done
-  printf '%s\n' "${rates[@]}" | sort -g | awk '{r[NR] = $1} END {printf "%.4g", r[int((NR + 1) / 2)]}'
+  awk -v n="$5" -v p="$pes" -v t1="${best[0]}" -v t2="${best[1]}" \
+    'BEGIN {d = t2 - t1; if (d <= 0) d = 1e-9; printf "%.4g", n * p / d}'
 }
 pin=()
 cpu=${BENCH_CPU:-$(($(nproc) - 1))}
