@@ -214,12 +214,11 @@ module ps_network_formal #(
 
 // (The result group proves the words group's properties too: their shadow is its lemma.)
 `ifdef CHECK_RESULT
-`define PS_NETWORK_FORMAL_WORDS
+`ifndef CHECK_WORDS
+`define CHECK_WORDS
+`endif
 `endif
 `ifdef CHECK_WORDS
-`define PS_NETWORK_FORMAL_WORDS
-`endif
-`ifdef PS_NETWORK_FORMAL_WORDS
   (* anyconst *) logic [AddrW-1:0] f_addr;  // the tracked memory address
   logic [N*Width-1:0] f_shadow;               // every PE's word at f_addr
   logic               f_known = 1'b0;         // f_shadow has been read through the local port

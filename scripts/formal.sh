@@ -143,16 +143,11 @@ proofs=(
   "ps_router_planner|checker|ps_router_planner_formal|N=2 MemWords=8|$ps_router_planner|induction|1|default"
   "ps_router_planner|checker|ps_router_planner_formal|N=4 MemWords=16|$ps_router_planner|induction|1|default"
   "ps_router_planner|checker|ps_router_planner_formal|N=8 MemWords=24|$ps_router_planner|induction|1|default"
-  "ps_router|err done links|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|240|default"
-  "ps_router|words|ps_router_formal|N=2 Width=2 MemWords=4|$ps_router|pdr|240|default"
-  "ps_router|words|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|600|deep"
+  "ps_router|err+done+links+words|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|240|default"
   "ps_router|checker|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|240|default"
-  "ps_network|err done links|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|default"
+  "ps_network|err+done+links+words+result|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|default"
   "ps_network|checker|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|default"
-  "ps_network|result|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|600|deep"
-  "ps_network|words|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|deep"
-  "ps_network|err done links|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|240|deep"
-  "ps_network|words|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|900|deep"
+  "ps_network|err+done+links+words|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|900|deep"
   # The checkers' cover properties (`PINET_COVER): each reachable from reset, inputs free (the
   # checker group's environment: both schedules; the network's host link free too).
   "rta_bitmap_ctrl|cover|rta_bitmap_ctrl_formal|Dim=1 Side=8|$ctrl|cover|8|default"
@@ -214,7 +209,39 @@ fail_line() {
   fi
 }
 
-# prove_pdr BLOCK LABEL DEFINE TOP CHPARAM STEM LIMIT SRCS...: one group with ABC's pdr on the
+# failing_groups LOG: the groups of the assertions yosys-smtbmc reports failed in LOG ("Assert
+# failed in TOP: FILE:LINE..."): the innermost `ifdef CHECK_<GROUP> around that line of the
+# property file, "checker" for an RTL checker's (rtl/assert/); space-separated, each once.
+failing_groups() {
+  python3 - "$1" <<'PY'
+import re, sys
+seen = []
+for m in re.finditer(r"Assert failed in \S+: (\S+?):(\d+)", open(sys.argv[1], errors="replace").read()):
+    path, line = m.group(1), int(m.group(2))
+    group = "checker" if "/rtl/assert/" in path else "?"
+    if group == "?":
+        stack = []
+        for i, text in enumerate(open(path, errors="replace"), 1):
+            if i >= line:
+                break
+            t = text.strip()
+            if t.startswith(("`ifdef", "`ifndef")):
+                stack.append(t.split()[1] if t.startswith("`ifdef") and len(t.split()) > 1 else "")
+            elif t.startswith("`endif") and stack:
+                stack.pop()
+            elif t.startswith(("`else", "`elsif")) and stack:
+                stack[-1] = ""
+        for name in reversed(stack):
+            if name.startswith("CHECK_"):
+                group = name[len("CHECK_"):].lower()
+                break
+    if group not in seen:
+        seen.append(group)
+print(" ".join(seen))
+PY
+}
+
+# prove_pdr BLOCK LABEL DEFINES TOP CHPARAM STEM LIMIT SRCS...: one group with ABC's pdr on the
 # bit-level model (memories mapped to flops, flattened, AIGER), as SymbiYosys's abc pdr engine
 # does. The assumptions become AIGER constraints, folded into the property (fold). dc2 and scorr
 # (merging registers the RTL and the specification both hold, e.g. busy) shrink the model first.
@@ -222,10 +249,10 @@ fail_line() {
 # would misnumber the witness), and yosys-smtbmc replays that witness on the word-level model
 # to write the VCD.
 prove_pdr() {
-  local block=$1 label=$2 define=$3 top=$4 chparam=$5 stem=$6 limit=$7
+  local block=$1 label=$2 defines=$3 top=$4 chparam=$5 stem=$6 limit=$7
   shift 7
-  local srcs=("$@") out frame vcd=$stem.vcd
-  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -I$root/rtl/assert -D$define ${srcs[*]};
+  local srcs=("$@") out frame failing vcd=$stem.vcd verdict
+  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -I$root/rtl/assert $defines ${srcs[*]};
         chparam$chparam $top; prep -top $top; async2sync; dffunmap;
         write_smt2 -wires $stem.smt2.part;
         flatten; memory_map; opt -fast; techmap; opt -fast; setundef -anyseq; dffunmap; techmap;
@@ -263,7 +290,13 @@ prove_pdr() {
   if [ -s "$stem.aiw" ]; then
     smtbmc "$stem.replay.log" --aig "$stem.aim:$stem.aiw" --aig-noheader --dump-vcd "$vcd" "$stem.smt2"
   fi
-  fail_line "$block" "$label" "pdr: reachable from reset, frame $frame" "$vcd" "$top"
+  verdict="pdr: reachable from reset, frame $frame"
+  # Groups proven together: name the one(s) whose assertion the trace breaks.
+  if [[ "$label" == *+* ]]; then
+    failing=$(failing_groups "$stem.replay.log")
+    verdict+="; failing: ${failing:-? (see $stem.replay.log)}"
+  fi
+  fail_line "$block" "$label" "$verdict" "$vcd" "$top"
   return 1
 }
 
@@ -289,9 +322,10 @@ smt2_model() {
 # prove BLOCK GROUP TOP PARAMS FILES MODE DEPTH: one group; prints its line, returns 1 on FAIL.
 prove() {
   local block=$1 group=$2 top=$3 params=$4 files=$5 mode=$6 depth=$7
-  local label define stem f p chparam="" verdict="" vcd
+  local label defines="" g stem f p chparam="" verdict="" vcd
   label="$group($(tr ' ' ',' <<<"$params"))"
-  define="CHECK_$(tr '[:lower:]' '[:upper:]' <<<"$group")"
+  # Groups joined by '+' are one model (each group's CHECK_ define) and one proof.
+  for g in ${group//+/ }; do defines+=" -DCHECK_${g^^}"; done
   stem=$work/${block}_$(tr -c 'A-Za-z0-9\n' '_' <<<"$label")
   local srcs=()
   for f in $files; do
@@ -308,10 +342,10 @@ prove() {
     return
   fi
   if [ "$mode" = pdr ]; then
-    prove_pdr "$block" "$label" "$define" "$top" "$chparam" "$stem" "$depth" "${srcs[@]}"
+    prove_pdr "$block" "$label" "$defines" "$top" "$chparam" "$stem" "$depth" "${srcs[@]}"
     return
   fi
-  smt2_model "$block" "$label" "$top" "$chparam" "$stem" "-D$define" "${srcs[@]}" || return 1
+  smt2_model "$block" "$label" "$top" "$chparam" "$stem" "$defines" "${srcs[@]}" || return 1
   # Base case: BMC from reset, steps 0 .. depth-1. Induction step: depth consecutive steps
   # that satisfy the assertions cannot be followed by one that violates them.
   vcd=$stem.vcd
