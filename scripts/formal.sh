@@ -143,11 +143,9 @@ proofs=(
   "ps_router_planner|checker|ps_router_planner_formal|N=2 MemWords=8|$ps_router_planner|induction|1|default"
   "ps_router_planner|checker|ps_router_planner_formal|N=4 MemWords=16|$ps_router_planner|induction|1|default"
   "ps_router_planner|checker|ps_router_planner_formal|N=8 MemWords=24|$ps_router_planner|induction|1|default"
-  "ps_router|err+done+links+words|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|240|default"
-  "ps_router|checker|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|240|default"
-  "ps_network|err+done+links+words+result|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|default"
-  "ps_network|checker|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|default"
-  "ps_network|err+done+links+words|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|900|deep"
+  "ps_router|err+done+links+words+checker|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|240|default"
+  "ps_network|err+done+links+words+result+checker|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|default"
+  "ps_network|err+done+links+words+checker|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|900|deep"
   # The checkers' cover properties (`PINET_COVER): each reachable from reset, inputs free (the
   # checker group's environment: both schedules; the network's host link free too).
   "rta_bitmap_ctrl|cover|rta_bitmap_ctrl_formal|Dim=1 Side=8|$ctrl|cover|8|default"

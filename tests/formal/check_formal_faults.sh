@@ -70,8 +70,8 @@ fault() {
 joint() {
   echo "$1[^ ]* \\(pdr: [^)]*; failing: ([a-z]+ )*$2( [a-z]+)*\\)"
 }
-r4='ps_router err\+done\+links\+words\(N=4'        # --only for the router's joint group
-n2='ps_network err\+done\+links\+words\+result\(N=2'  # the network's
+r4='ps_router err\+done\+links\+words\+checker\(N=4'         # --only for the router's joint group
+n2='ps_network err\+done\+links\+words\+result\+checker\(N=2'  # the network's
 
 # fault_deep ARGS...: fault, run only with --deep: further bugs of a kind the default bugs already
 # show caught (kept out of test.sh's time: each bug costs a model, a pdr and a trace replay,
