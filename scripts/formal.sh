@@ -87,10 +87,11 @@ if [ $list -eq 0 ]; then
 fi
 
 # The proofs, one row per instance:
-#   block | groups (each a CHECK_<GROUP> of the property file) | top | parameters (chparam)
+#   block | groups (each a CHECK_<GROUP> of the property file; groups joined by '+' are one model
+#   and one proof, e.g. err+done+links) | top | parameters (chparam)
 #   | files (r: from --rtl, f: from formal/) | mode (induction, bmc, pdr or cover) | depth k (pdr: its time
 #   limit in seconds) | default or deep
-# Each group gets its own line, labelled <group>(<parameters>).
+# Each group (or joined groups) gets its own line, labelled <group>(<parameters>).
 # The fabric has no state: one step covers every input, and induction at k = 1 is complete.
 # The controller's groups are 1-inductive (docs/formal.md says why).
 # The perfect-shuffle router and network have deep sequential state (a run of up to 2n(1 + M/n)

@@ -133,7 +133,7 @@ fault ps_fast_scatter_late ps_router_planner.sv "s/wra_st_d  = DlyW'(pe_depth);/
 # compares the RTL with ps_network_spec (which models the fast schedules):
 # ps_router_planner: the fast broadcast's tree F relays (PEs with children) send every word one
 # cycle late (their read port's start one past the cycle after the word landed); the router's checker may see it first, in the same frame
-fault ps_fast_bcast_late ps_router_planner.sv "s/              rdb_st_d = st_f_out;/              rdb_st_d = st_f_out + DlyW'(1);/" \
+fault_deep ps_fast_bcast_late ps_router_planner.sv "s/              rdb_st_d = st_f_out;/              rdb_st_d = st_f_out + DlyW'(1);/" \
   "$r4" "$(joint "$r4" '(links|checker)')"
 # ps_router_planner: the fast gather's relay PE N/2 drops the upper half in steps d >= 2 (it
 # neither takes it on in 3 nor passes it on out 0)
