@@ -118,7 +118,7 @@ fault ps_seq_word_past ps_router_seq.sv "s/assign last_word = (word_q == len_q -
   "ps_router_seq checker\\(N=4" "ps_router_seq checker"
 # ps_router_seq: done_o one cycle early (in the last word's cycle of the last step, not after it)
 fault ps_done_early ps_router_seq.sv 's/  assign done_o      = done_q;/  assign done_o = done_q || (run_q \&\& !setup_q \&\& last_word \&\& step_q == last_q);/' \
-  "$r4" "$(joint "$r4" done)"
+  "$r4" "$(joint "$r4" 'done')"
 # ps_network: the read ports (and so the out links' valid) active in a step's setup cycle too,
 # one cycle before the step's first word
 fault ps_valid_early ps_router.sv 's/  assign rda_act  = act\[RdA\];/  assign rda_act  = act[RdA] || (run_q \&\& setup_q);/' \
