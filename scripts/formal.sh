@@ -320,13 +320,62 @@ smt2_model() {
   fi
 }
 
-# prove BLOCK GROUP TOP PARAMS FILES MODE DEPTH: one group; prints its line, returns 1 on FAIL.
+# prove_joint BLOCK GROUP UNIT LABEL PARAMS DEFINES TOP CHPARAM LIMIT SRCS...: GROUP's line from the
+# one pdr run of UNIT, the groups joined by '+' (each a lemma for the others). Each group keeps its
+# own line (and job); the first of them to run proves the unit, under a lock, and the others read
+# its verdict, kept for this run of formal.sh only (PINET_FORMAL_RUN, set below for its jobs) and
+# under a key of the sources' contents and the model's options. PROVEN: every group of the unit; a trace: FAIL for the groups
+# whose assertions it breaks, and for the others FAIL undecided (their run ended on the
+# counterexample); no verdict (time limit, yosys): FAIL for each with the unit's reason.
+prove_joint() {
+  local block=$1 group=$2 unit=$3 label=$4 params=$5 defines=$6 top=$7 chparam=$8 limit=$9
+  shift 9
+  local srcs=("$@") key stem line detail failing others
+  local base
+  key=$({ cat "${srcs[@]}"; echo "$defines|$top|$chparam|$limit|${PINET_FORMAL_RUN:-$$}"; } |
+        sha256sum | cut -c1-16)
+  base=${block}_$(tr -c 'A-Za-z0-9\n' '_' <<<"$unit($params)")
+  stem=$work/${base}_$key
+  others=$(tr '+' '\n' <<<"$unit" | grep -vx "$group" | paste -sd ' ')
+  (
+    flock 9
+    if [ ! -s "$stem.line" ]; then
+      # an earlier run's files of this unit (another key), this key's but its lock
+      find "$work" -maxdepth 1 -name "${base}_*" ! -name "${base}_$key.lock" -delete
+      prove_pdr "$block" "$unit($params)" "$defines" "$top" "$chparam" "$stem" "$limit" "${srcs[@]}" \
+        >"$stem.line.part"
+      mv "$stem.line.part" "$stem.line"
+    fi
+  ) 9>"$stem.lock"
+  line=$(cat "$stem.line" 2>/dev/null)
+  detail=$(sed -n 's/^[A-Z]* [^ ]* [^ ]* (\(.*\)) trace .*/\1/p; s/^PROVEN [^ ]* [^ ]* (\(.*\))$/\1/p' <<<"$line")
+  case "$line" in
+    PROVEN\ *)
+      echo "PROVEN $block $label (${detail/pdr:/pdr, together with $others:})"
+      return 0 ;;
+    *"; failing: "*" trace none"*|*"; failing: "*)
+      failing=${detail##*; failing: }
+      if [[ " $failing " == *" $group "* ]]; then
+        echo "FAIL $block $label (${detail%; failing: *}; together with $others) trace ${line#* trace }"
+      else
+        echo "FAIL $block $label (pdr undecided: proven together with $others, the run ended on a counterexample to $failing) trace none"
+      fi ;;
+    FAIL\ *)
+      echo "FAIL $block $label (${detail:-no verdict, see $stem.*log}; together with $others) trace none" ;;
+    *)
+      echo "FAIL $block $label (no verdict line from the joint run, see $stem.*log) trace none" ;;
+  esac
+  return 1
+}
+
+# prove BLOCK GROUP TOP PARAMS FILES MODE DEPTH [UNIT]: one group; prints its line, returns 1 on
+# FAIL. UNIT: the groups joined by '+' that GROUP is proven with (prove_joint).
 prove() {
-  local block=$1 group=$2 top=$3 params=$4 files=$5 mode=$6 depth=$7
+  local block=$1 group=$2 top=$3 params=$4 files=$5 mode=$6 depth=$7 unit=${8:-$2}
   local label defines="" g stem f p chparam="" verdict="" vcd
   label="$group($(tr ' ' ',' <<<"$params"))"
-  # Groups joined by '+' are one model (each group's CHECK_ define) and one proof.
-  for g in ${group//+/ }; do defines+=" -DCHECK_${g^^}"; done
+  # Groups joined by '+' (UNIT) are one model (each group's CHECK_ define) and one proof.
+  for g in ${unit//+/ }; do defines+=" -DCHECK_${g^^}"; done
   stem=$work/${block}_$(tr -c 'A-Za-z0-9\n' '_' <<<"$label")
   local srcs=()
   for f in $files; do
@@ -337,6 +386,11 @@ prove() {
     esac
   done
   for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
+  if [ "$unit" != "$group" ]; then
+    prove_joint "$block" "$group" "$unit" "$label" "$(tr ' ' ',' <<<"$params")" "$defines" "$top" \
+      "$chparam" "$depth" "${srcs[@]}"
+    return
+  fi
   rm -f "$stem".*
   if [ "$mode" = cover ]; then
     cover "$block" "$label" "$top" "$chparam" "$stem" "$depth" "${srcs[@]}"
@@ -416,17 +470,19 @@ labels=()
 for row in "${proofs[@]}"; do
   IFS='|' read -r block groups top params files mode depth kind <<<"$row"
   [ "$kind" = deep ] && [ $deep -eq 0 ] && [ -z "$one" ] && continue
-  for group in $groups; do
-    label="$block $group($(tr ' ' ',' <<<"$params"))"
-    if [ -n "$one" ]; then
-      [ "$label" = "$one" ] || continue
-      prove "$block" "$group" "$top" "$params" "$files" "$mode" "$depth"
-      exit $?
-    fi
-    if [ -n "$only" ] && ! [[ "$label" =~ $only ]]; then
-      continue
-    fi
-    labels+=("$label")
+  for unit in $groups; do
+    for group in ${unit//+/ }; do
+      label="$block $group($(tr ' ' ',' <<<"$params"))"
+      if [ -n "$one" ]; then
+        [ "$label" = "$one" ] || continue
+        prove "$block" "$group" "$top" "$params" "$files" "$mode" "$depth" "$unit"
+        exit $?
+      fi
+      if [ -n "$only" ] && ! [[ "$label" =~ $only ]]; then
+        continue
+      fi
+      labels+=("$label")
+    done
   done
 done
 [ -n "$one" ] && usage "--one-group: no proof group '$(pinet_quote "$one")'"
@@ -439,6 +495,8 @@ fi
 # ends, the JUnit XML and the report's rows written; its exit status is this script's.
 # (--opt=VALUE: a value may start with '-', as --sbatch-args "--account=rtl" does)
 args=(--rtl "$rtl" --work "$work" -j "$jobs" "--farm=$farm")
+# The jobs of groups proven together share one proof within this run (prove_joint).
+export PINET_FORMAL_RUN="$$.$(date +%s%N)"
 [ -n "$junit" ] && args+=("--junit=$junit")
 [ -n "$partition" ] && args+=("--partition=$partition")
 [ -n "$time_limit" ] && args+=("--time-limit=$time_limit")
