@@ -16,8 +16,10 @@
 // run), every command input (all 32 bits of M and base, any op, also while busy), the host's
 // words, the local ports (writes and the read address), and the memories' initial contents.
 //
-// Groups (each proven by ABC's pdr for every reachable state, docs/formal.md). cmd_fast_i is free
-// in every group: the paper's and the fast schedules (docs/shuffle.md section 13), any mix.
+// Groups (each proven by ABC's pdr for every reachable state, docs/formal.md; scripts/formal.sh
+// proves them together, err+done+links+words+result+checker: each is a lemma for the others).
+// cmd_fast_i is free in every group: the paper's and the fast schedules (docs/shuffle.md
+// section 13), any mix.
 // links, words, done and err compare with ps_network_spec, which models both; checker proves
 // the RTL's own assertion checkers (rtl/assert/ps_network_assert.sv and each router's
 // ps_router_assert.sv, which the other groups prove too).
@@ -214,12 +216,11 @@ module ps_network_formal #(
 
 // (The result group proves the words group's properties too: their shadow is its lemma.)
 `ifdef CHECK_RESULT
-`define PS_NETWORK_FORMAL_WORDS
+`ifndef CHECK_WORDS
+`define CHECK_WORDS
+`endif
 `endif
 `ifdef CHECK_WORDS
-`define PS_NETWORK_FORMAL_WORDS
-`endif
-`ifdef PS_NETWORK_FORMAL_WORDS
   (* anyconst *) logic [AddrW-1:0] f_addr;  // the tracked memory address
   logic [N*Width-1:0] f_shadow;               // every PE's word at f_addr
   logic               f_known = 1'b0;         // f_shadow has been read through the local port

@@ -15,8 +15,10 @@
 // input links and the host link (valid and data: a neighbour may break the schedule), the local
 // port, and the memory's initial contents.
 //
-// Groups (each proven by ABC's pdr for every reachable state, docs/formal.md). cmd_fast_i is free
-// in every group: the paper's and the fast schedules (docs/shuffle.md section 13), any mix.
+// Groups (each proven by ABC's pdr for every reachable state, docs/formal.md; scripts/formal.sh
+// proves them together, err+done+links+words+checker: each is a lemma for the others).
+// cmd_fast_i is free in every group: the paper's and the fast schedules (docs/shuffle.md
+// section 13), any mix.
 // links, words, done and err compare with ps_network_spec, which models both; checker proves the
 // RTL's own assertion checker (rtl/assert/ps_router_assert.sv, which the other groups prove too).
 //   links  every output link (and the host link up on PE 0) is valid exactly when the

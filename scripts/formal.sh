@@ -87,18 +87,21 @@ if [ $list -eq 0 ]; then
 fi
 
 # The proofs, one row per instance:
-#   block | groups (each a CHECK_<GROUP> of the property file) | top | parameters (chparam)
+#   block | groups (each a CHECK_<GROUP> of the property file; groups joined by '+' are one model
+#   and one proof, e.g. err+done+links) | top | parameters (chparam)
 #   | files (r: from --rtl, f: from formal/) | mode (induction, bmc, pdr or cover) | depth k (pdr: its time
 #   limit in seconds) | default or deep
-# Each group gets its own line, labelled <group>(<parameters>).
+# Each group (or joined groups) gets its own line, labelled <group>(<parameters>).
 # The fabric has no state: one step covers every input, and induction at k = 1 is complete.
 # The controller's groups are 1-inductive (docs/formal.md says why).
 # The perfect-shuffle router and network have deep sequential state (a run of up to 2n(1 + M/n)
 # cycles, the memories): z3 needs about 35 s for BMC depth 10 of the smallest router group, and
 # k-induction does not close without invariants on the RTL's internal plan registers. ABC's pdr
 # (yosys-abc) finds an inductive invariant for every group within seconds to a minute (the
-# network's words group at N = 4: about 7 minutes, hence its own deep row with a longer limit):
-# they are proven for every reachable state, any number of commands and runs, not to a depth.
+# network at N = 4: about 6 minutes, hence a deep row with a longer limit): they are proven for
+# every reachable state, any number of commands and runs, not to a depth. A block's groups are
+# proven together ('+'): each is a lemma for the others, and pdr closes them faster together
+# than one at a time (docs/formal.md, "Groups proven together").
 # The network at N = 4 (deep) is the smallest that proves the wiring between more than two
 # routers; MemWords 4 (>= N, the RTL's minimum) already runs every op (M = 4; 2 and 4 for the
 # broadcasts).
@@ -143,16 +146,9 @@ proofs=(
   "ps_router_planner|checker|ps_router_planner_formal|N=2 MemWords=8|$ps_router_planner|induction|1|default"
   "ps_router_planner|checker|ps_router_planner_formal|N=4 MemWords=16|$ps_router_planner|induction|1|default"
   "ps_router_planner|checker|ps_router_planner_formal|N=8 MemWords=24|$ps_router_planner|induction|1|default"
-  "ps_router|err done links|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|240|default"
-  "ps_router|words|ps_router_formal|N=2 Width=2 MemWords=4|$ps_router|pdr|240|default"
-  "ps_router|words|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|600|deep"
-  "ps_router|checker|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|240|default"
-  "ps_network|err done links|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|default"
-  "ps_network|checker|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|default"
-  "ps_network|result|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|600|deep"
-  "ps_network|words|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|deep"
-  "ps_network|err done links|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|240|deep"
-  "ps_network|words|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|900|deep"
+  "ps_router|err+done+links+words+checker|ps_router_formal|N=4 Width=2 MemWords=4|$ps_router|pdr|240|default"
+  "ps_network|err+done+links+words+result+checker|ps_network_formal|N=2 Width=2 MemWords=4|$ps_network|pdr|240|default"
+  "ps_network|err+done+links+words+result+checker|ps_network_formal|N=4 Width=2 MemWords=4|$ps_network|pdr|900|deep"
   # The checkers' cover properties (`PINET_COVER): each reachable from reset, inputs free (the
   # checker group's environment: both schedules; the network's host link free too).
   "rta_bitmap_ctrl|cover|rta_bitmap_ctrl_formal|Dim=1 Side=8|$ctrl|cover|8|default"
@@ -214,7 +210,39 @@ fail_line() {
   fi
 }
 
-# prove_pdr BLOCK LABEL DEFINE TOP CHPARAM STEM LIMIT SRCS...: one group with ABC's pdr on the
+# failing_groups LOG: the groups of the assertions yosys-smtbmc reports failed in LOG ("Assert
+# failed in TOP: FILE:LINE..."): the innermost `ifdef CHECK_<GROUP> around that line of the
+# property file, "checker" for an RTL checker's (rtl/assert/); space-separated, each once.
+failing_groups() {
+  python3 - "$1" <<'PY'
+import re, sys
+seen = []
+for m in re.finditer(r"Assert failed in \S+: (\S+?):(\d+)", open(sys.argv[1], errors="replace").read()):
+    path, line = m.group(1), int(m.group(2))
+    group = "checker" if "/rtl/assert/" in path else "?"
+    if group == "?":
+        stack = []
+        for i, text in enumerate(open(path, errors="replace"), 1):
+            if i >= line:
+                break
+            t = text.strip()
+            if t.startswith(("`ifdef", "`ifndef")):
+                stack.append(t.split()[1] if t.startswith("`ifdef") and len(t.split()) > 1 else "")
+            elif t.startswith("`endif") and stack:
+                stack.pop()
+            elif t.startswith(("`else", "`elsif")) and stack:
+                stack[-1] = ""
+        for name in reversed(stack):
+            if name.startswith("CHECK_"):
+                group = name[len("CHECK_"):].lower()
+                break
+    if group not in seen:
+        seen.append(group)
+print(" ".join(seen))
+PY
+}
+
+# prove_pdr BLOCK LABEL DEFINES TOP CHPARAM STEM LIMIT SRCS...: one group with ABC's pdr on the
 # bit-level model (memories mapped to flops, flattened, AIGER), as SymbiYosys's abc pdr engine
 # does. The assumptions become AIGER constraints, folded into the property (fold). dc2 and scorr
 # (merging registers the RTL and the specification both hold, e.g. busy) shrink the model first.
@@ -222,10 +250,10 @@ fail_line() {
 # would misnumber the witness), and yosys-smtbmc replays that witness on the word-level model
 # to write the VCD.
 prove_pdr() {
-  local block=$1 label=$2 define=$3 top=$4 chparam=$5 stem=$6 limit=$7
+  local block=$1 label=$2 defines=$3 top=$4 chparam=$5 stem=$6 limit=$7
   shift 7
-  local srcs=("$@") out frame vcd=$stem.vcd
-  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -I$root/rtl/assert -D$define ${srcs[*]};
+  local srcs=("$@") out frame failing vcd=$stem.vcd verdict
+  if ! yosys -q -l "$stem.yosys.log" -p "read_verilog -formal -sv -DSYNTHESIS -I$root/rtl/assert $defines ${srcs[*]};
         chparam$chparam $top; prep -top $top; async2sync; dffunmap;
         write_smt2 -wires $stem.smt2.part;
         flatten; memory_map; opt -fast; techmap; opt -fast; setundef -anyseq; dffunmap; techmap;
@@ -263,7 +291,13 @@ prove_pdr() {
   if [ -s "$stem.aiw" ]; then
     smtbmc "$stem.replay.log" --aig "$stem.aim:$stem.aiw" --aig-noheader --dump-vcd "$vcd" "$stem.smt2"
   fi
-  fail_line "$block" "$label" "pdr: reachable from reset, frame $frame" "$vcd" "$top"
+  verdict="pdr: reachable from reset, frame $frame"
+  # Groups proven together: name the one(s) whose assertion the trace breaks.
+  if [[ "$label" == *+* ]]; then
+    failing=$(failing_groups "$stem.replay.log")
+    verdict+="; failing: ${failing:-? (see $stem.replay.log)}"
+  fi
+  fail_line "$block" "$label" "$verdict" "$vcd" "$top"
   return 1
 }
 
@@ -286,12 +320,62 @@ smt2_model() {
   fi
 }
 
-# prove BLOCK GROUP TOP PARAMS FILES MODE DEPTH: one group; prints its line, returns 1 on FAIL.
+# prove_joint BLOCK GROUP UNIT LABEL PARAMS DEFINES TOP CHPARAM LIMIT SRCS...: GROUP's line from the
+# one pdr run of UNIT, the groups joined by '+' (each a lemma for the others). Each group keeps its
+# own line (and job); the first of them to run proves the unit, under a lock, and the others read
+# its verdict, kept for this run of formal.sh only (PINET_FORMAL_RUN, set below for its jobs) and
+# under a key of the sources' contents and the model's options. PROVEN: every group of the unit; a trace: FAIL for the groups
+# whose assertions it breaks, and for the others FAIL undecided (their run ended on the
+# counterexample); no verdict (time limit, yosys): FAIL for each with the unit's reason.
+prove_joint() {
+  local block=$1 group=$2 unit=$3 label=$4 params=$5 defines=$6 top=$7 chparam=$8 limit=$9
+  shift 9
+  local srcs=("$@") key stem line detail failing others
+  local base
+  key=$({ cat "${srcs[@]}"; echo "$defines|$top|$chparam|$limit|${PINET_FORMAL_RUN:-$$}"; } |
+        sha256sum | cut -c1-16)
+  base=${block}_$(tr -c 'A-Za-z0-9\n' '_' <<<"$unit($params)")
+  stem=$work/${base}_$key
+  others=$(tr '+' '\n' <<<"$unit" | grep -vx "$group" | paste -sd ' ')
+  (
+    flock 9
+    if [ ! -s "$stem.line" ]; then
+      # an earlier run's files of this unit (another key), this key's but its lock
+      find "$work" -maxdepth 1 -name "${base}_*" ! -name "${base}_$key.lock" -delete
+      prove_pdr "$block" "$unit($params)" "$defines" "$top" "$chparam" "$stem" "$limit" "${srcs[@]}" \
+        >"$stem.line.part"
+      mv "$stem.line.part" "$stem.line"
+    fi
+  ) 9>"$stem.lock"
+  line=$(cat "$stem.line" 2>/dev/null)
+  detail=$(sed -n 's/^[A-Z]* [^ ]* [^ ]* (\(.*\)) trace .*/\1/p; s/^PROVEN [^ ]* [^ ]* (\(.*\))$/\1/p' <<<"$line")
+  case "$line" in
+    PROVEN\ *)
+      echo "PROVEN $block $label (${detail/pdr:/pdr, together with $others:})"
+      return 0 ;;
+    *"; failing: "*" trace none"*|*"; failing: "*)
+      failing=${detail##*; failing: }
+      if [[ " $failing " == *" $group "* ]]; then
+        echo "FAIL $block $label (${detail%; failing: *}; together with $others) trace ${line#* trace }"
+      else
+        echo "FAIL $block $label (pdr undecided: proven together with $others, the run ended on a counterexample to $failing) trace none"
+      fi ;;
+    FAIL\ *)
+      echo "FAIL $block $label (${detail:-no verdict, see $stem.*log}; together with $others) trace none" ;;
+    *)
+      echo "FAIL $block $label (no verdict line from the joint run, see $stem.*log) trace none" ;;
+  esac
+  return 1
+}
+
+# prove BLOCK GROUP TOP PARAMS FILES MODE DEPTH [UNIT]: one group; prints its line, returns 1 on
+# FAIL. UNIT: the groups joined by '+' that GROUP is proven with (prove_joint).
 prove() {
-  local block=$1 group=$2 top=$3 params=$4 files=$5 mode=$6 depth=$7
-  local label define stem f p chparam="" verdict="" vcd
+  local block=$1 group=$2 top=$3 params=$4 files=$5 mode=$6 depth=$7 unit=${8:-$2}
+  local label defines="" g stem f p chparam="" verdict="" vcd
   label="$group($(tr ' ' ',' <<<"$params"))"
-  define="CHECK_$(tr '[:lower:]' '[:upper:]' <<<"$group")"
+  # Groups joined by '+' (UNIT) are one model (each group's CHECK_ define) and one proof.
+  for g in ${unit//+/ }; do defines+=" -DCHECK_${g^^}"; done
   stem=$work/${block}_$(tr -c 'A-Za-z0-9\n' '_' <<<"$label")
   local srcs=()
   for f in $files; do
@@ -302,16 +386,21 @@ prove() {
     esac
   done
   for p in $params; do chparam+=" -set ${p%%=*} ${p#*=}"; done
+  if [ "$unit" != "$group" ]; then
+    prove_joint "$block" "$group" "$unit" "$label" "$(tr ' ' ',' <<<"$params")" "$defines" "$top" \
+      "$chparam" "$depth" "${srcs[@]}"
+    return
+  fi
   rm -f "$stem".*
   if [ "$mode" = cover ]; then
     cover "$block" "$label" "$top" "$chparam" "$stem" "$depth" "${srcs[@]}"
     return
   fi
   if [ "$mode" = pdr ]; then
-    prove_pdr "$block" "$label" "$define" "$top" "$chparam" "$stem" "$depth" "${srcs[@]}"
+    prove_pdr "$block" "$label" "$defines" "$top" "$chparam" "$stem" "$depth" "${srcs[@]}"
     return
   fi
-  smt2_model "$block" "$label" "$top" "$chparam" "$stem" "-D$define" "${srcs[@]}" || return 1
+  smt2_model "$block" "$label" "$top" "$chparam" "$stem" "$defines" "${srcs[@]}" || return 1
   # Base case: BMC from reset, steps 0 .. depth-1. Induction step: depth consecutive steps
   # that satisfy the assertions cannot be followed by one that violates them.
   vcd=$stem.vcd
@@ -381,17 +470,19 @@ labels=()
 for row in "${proofs[@]}"; do
   IFS='|' read -r block groups top params files mode depth kind <<<"$row"
   [ "$kind" = deep ] && [ $deep -eq 0 ] && [ -z "$one" ] && continue
-  for group in $groups; do
-    label="$block $group($(tr ' ' ',' <<<"$params"))"
-    if [ -n "$one" ]; then
-      [ "$label" = "$one" ] || continue
-      prove "$block" "$group" "$top" "$params" "$files" "$mode" "$depth"
-      exit $?
-    fi
-    if [ -n "$only" ] && ! [[ "$label" =~ $only ]]; then
-      continue
-    fi
-    labels+=("$label")
+  for unit in $groups; do
+    for group in ${unit//+/ }; do
+      label="$block $group($(tr ' ' ',' <<<"$params"))"
+      if [ -n "$one" ]; then
+        [ "$label" = "$one" ] || continue
+        prove "$block" "$group" "$top" "$params" "$files" "$mode" "$depth" "$unit"
+        exit $?
+      fi
+      if [ -n "$only" ] && ! [[ "$label" =~ $only ]]; then
+        continue
+      fi
+      labels+=("$label")
+    done
   done
 done
 [ -n "$one" ] && usage "--one-group: no proof group '$(pinet_quote "$one")'"
@@ -404,6 +495,8 @@ fi
 # ends, the JUnit XML and the report's rows written; its exit status is this script's.
 # (--opt=VALUE: a value may start with '-', as --sbatch-args "--account=rtl" does)
 args=(--rtl "$rtl" --work "$work" -j "$jobs" "--farm=$farm")
+# The jobs of groups proven together share one proof within this run (prove_joint).
+export PINET_FORMAL_RUN="$$.$(date +%s%N)"
 [ -n "$junit" ] && args+=("--junit=$junit")
 [ -n "$partition" ] && args+=("--partition=$partition")
 [ -n "$time_limit" ] && args+=("--time-limit=$time_limit")

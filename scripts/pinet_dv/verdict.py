@@ -186,7 +186,8 @@ def main(argv) -> int:
         return 0
     if cmd == "formal-fail":
         # the first formal FAIL line whose "<block> <group>..." starts with REGEX (then a space
-        # or a parenthesis): "<trace or ->\t<line>", for the fault checks of the formal flow
+        # or a parenthesis), one with a trace first (of groups proven together, those the trace
+        # breaks have it): "<trace or ->\t<line>", for the fault checks of the formal flow
         if not rest or len(rest) > 2:
             _usage("formal-fail REGEX [FILE]")
         try:
@@ -194,12 +195,13 @@ def main(argv) -> int:
         except OSError as e:
             print(f"verdict: '{quote(rest[1])}': {e.strerror}", file=sys.stderr)
             return 2
-        for ln in text.splitlines():
-            fv = parse_formal(ln)
-            if fv is not None and not fv.holds and re.match(rest[0] + r"[ (]", ln[len("FAIL "):]):
-                print(f"{fv.trace or '-'}\t{fv.line}")
-                return 0
-        return 1
+        fails = [fv for fv in map(parse_formal, text.splitlines())
+                 if fv is not None and not fv.holds and re.match(rest[0] + r"[ (]", fv.line[len("FAIL "):])]
+        fails.sort(key=lambda fv: fv.trace in (None, "none"))
+        if not fails:
+            return 1
+        print(f"{fails[0].trace or '-'}\t{fails[0].line}")
+        return 0
     if cmd not in ("last", "first", "fields", "check"):
         _usage(f"unknown command '{quote(cmd)}'")
     want = {}

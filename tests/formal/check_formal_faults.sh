@@ -25,7 +25,9 @@ deep=()  # --deep for the bugs of a group that only `formal.sh --deep` runs (fau
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # fault NAME FILE SED-EXPRESSION ONLY-REGEX BLOCK [COVER]: BLOCK (a regex) is what the FAIL line
-# must name after FAIL: the block, or the block and its group ("ps_router done") when the bug is one group's.
+# must name after FAIL: the block, or the block and its group ("ps_router done") when the bug is
+# one group's (for groups proven together, formal.sh's "err+done+links+words", the group whose
+# assertion the trace breaks: its line has the trace).
 # COVER: a cover row's failure, which has no trace; the line must name that cover as not reached.
 fault() {
   local name=$1 file=$2 expr=$3 only=$4 block=$5 cover=${6:-}
@@ -64,9 +66,9 @@ fault() {
   fi
 }
 
-# fault_deep ARGS...: fault, run only with --deep: the bugs of a group that only `formal.sh --deep`
-# proves, and further bugs of a kind the default bugs already show caught (kept out of test.sh's
-# time: each bug costs a model, a pdr and a trace replay, 25-60 s)
+# fault_deep ARGS...: fault, run only with --deep: further bugs of a kind the default bugs already
+# show caught (kept out of test.sh's time: each bug costs a model, a pdr and a trace replay,
+# 25-60 s), and the bugs of any group that only `formal.sh --deep` proves
 fault_deep() {
   [ -z "$select" ] || [[ "$1" =~ $select ]] || return 0
   if [ "$with_deep" != --deep ]; then
@@ -109,7 +111,7 @@ fault ps_seq_word_past ps_router_seq.sv "s/assign last_word = (word_q == len_q -
   "ps_router_seq checker\\(N=4" "ps_router_seq checker"
 # ps_router_seq: done_o one cycle early (in the last word's cycle of the last step, not after it)
 fault ps_done_early ps_router_seq.sv 's/  assign done_o      = done_q;/  assign done_o = done_q || (run_q \&\& !setup_q \&\& last_word \&\& step_q == last_q);/' \
-  "ps_router done" "ps_router done"
+  "ps_router done\\(N=4" "ps_router done"
 # ps_network: the read ports (and so the out links' valid) active in a step's setup cycle too,
 # one cycle before the step's first word
 fault ps_valid_early ps_router.sv 's/  assign rda_act  = act\[RdA\];/  assign rda_act  = act[RdA] || (run_q \&\& setup_q);/' \
@@ -123,9 +125,9 @@ fault ps_fast_scatter_late ps_router_planner.sv "s/wra_st_d  = DlyW'(pe_depth);/
 # Fast schedules only (cmd_fast_i = 1; docs/shuffle.md section 13), each caught by a group that
 # compares the RTL with ps_network_spec (which models the fast schedules):
 # ps_router_planner: the fast broadcast's tree F relays (PEs with children) send every word one
-# cycle late (their read port's start one past the cycle after the word landed)
-fault ps_fast_bcast_late ps_router_planner.sv "s/              rdb_st_d = st_f_out;/              rdb_st_d = st_f_out + DlyW'(1);/" \
-  "ps_router links\\(N=4" "ps_router links"
+# cycle late (their read port's start one past the cycle after the word landed); the router's checker may see it first, in the same frame
+fault_deep ps_fast_bcast_late ps_router_planner.sv "s/              rdb_st_d = st_f_out;/              rdb_st_d = st_f_out + DlyW'(1);/" \
+  "ps_router (links|checker)\\(N=4" "ps_router (links|checker)"
 # ps_router_planner: the fast gather's relay PE N/2 drops the upper half in steps d >= 2 (it
 # neither takes it on in 3 nor passes it on out 0)
 fault ps_fast_gather_relay_drop ps_router_planner.sv "s|            if (pe_relay) begin                             // the upper half: in 3 -> out 0|            if (1'b0) begin  // the upper half: in 3 -> out 0|" \
@@ -137,19 +139,21 @@ fault_deep ps_fast_allgather_add3 ps_router_planner.sv "s/if (op_i == ps_pkg::Op
 # ps_router: the fast allgather's writes add the old word too (an add where a copy belongs): every
 # protocol rule kept, only the memories' words wrong
 fault_deep ps_fast_allgather_rmw ps_router.sv "s/assign rmw      = fast_q \&\& op_q == ps_pkg::OpIntegrate;/assign rmw      = fast_q \&\& (op_q == ps_pkg::OpIntegrate || op_q == ps_pkg::OpAllgather);/" \
-  "ps_router words\\(N=2" "ps_router words"
+  "ps_router words\\(N=4" "ps_router words"
 # ps_router: the fast integrate's writes copy instead of adding the old word (a wrong sum, every
 # protocol rule kept: the fault the issue names)
 fault ps_fast_integrate_copy ps_router.sv "s/assign rmw      = fast_q \&\& op_q == ps_pkg::OpIntegrate;/assign rmw      = 1'b0;/" \
-  "ps_router words\\(N=2" "ps_router words"
+  "ps_router words\\(N=4" "ps_router words"
 # ps_router_planner: in the fast gather's first step (N = 2) PE 0 takes PE 1's second part one
-# cycle late on in 1: its receiver disagrees with the sender, a link error in the network
+# cycle late on in 1: its receiver disagrees with the sender, a link error in the network (the
+# network's checker may see it first, in the same frame)
 fault_deep ps_fast_gather_n2_late ps_router_planner.sv "s/wra_st_d  = DlyW'(N > 2);/wra_st_d  = DlyW'(N > 2) + DlyW'(1);/" \
-  "ps_network err\\(N=2" "ps_network err"
-# ps_router: the fast integrate copying instead of adding, seen end to end: the sum in the
-# segment's owner is not the sum over the PEs (ps_network result, a --deep group)
-fault_deep ps_fast_integrate_copy_result ps_router.sv "s/assign rmw      = fast_q \&\& op_q == ps_pkg::OpIntegrate;/assign rmw      = 1'b0;/" \
-  "ps_network result\\(N=2" "ps_network result"
+  "ps_network (err|checker)\\(N=2" "ps_network (err|checker)"
+# ps_router: the fast integrate copying instead of adding, seen in the network: a PE's word
+# differs from the words shadow and the sum in the segment's owner is not the sum over the PEs
+# (the words and result parts of the network's joint group)
+fault ps_fast_integrate_copy_result ps_router.sv "s/assign rmw      = fast_q \&\& op_q == ps_pkg::OpIntegrate;/assign rmw      = 1'b0;/" \
+  "ps_network (words|result)\\(N=2" "ps_network (words|result)"
 
 [ $ran -gt 0 ] || [ $skipped -gt 0 ] || fail "no deliberate bug matches '$select'"
 if [ $fails -ne 0 ]; then

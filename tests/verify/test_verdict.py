@@ -81,6 +81,15 @@ check(run(["formal-fail", "ps_route"], fl)[0] == 1, "cli formal-fail: a prefix o
 check(run(["formal-fail", "rta_ring"], fl)[0] == 1, "cli formal-fail: a PROVEN line is no FAIL")
 rc, out, _ = run(["formal-fail", "rta_bitmap_ctrl"], fl)
 check(rc == 0 and out.startswith("none\tFAIL rta_bitmap_ctrl cover"), f"cli formal-fail: a cover's line: {out!r}")
+# groups proven together: the undecided group's line (no trace) comes first, the failing one's wins
+joint = ("FAIL ps_router links(N=4) (pdr undecided: proven together with checker, the run ended on a "
+         "counterexample to checker) trace none\n"
+         "FAIL ps_router checker(N=4) (pdr: reachable from reset, frame 4; together with links) trace /t/j.vcd "
+         "(gtkwave /t/j.vcd /t/j.gtkw)\n")
+rc, out, _ = run(["formal-fail", "ps_router (links|checker)"], joint)
+check(rc == 0 and out.startswith("/t/j.vcd\tFAIL ps_router checker(N=4)"), f"cli formal-fail: trace first: {out!r}")
+rc, out, _ = run(["formal-fail", "ps_router links"], joint)
+check(rc == 0 and out.startswith("none\tFAIL ps_router links(N=4) (pdr undecided"), f"cli formal-fail: no trace: {out!r}")
 for bad in (["nope"], ["check", "--kind", "MAYBE"], ["check", "--seed"], ["regex"], []):
     rc, out, err = run(bad)
     check(rc == 2 and len(err.strip().splitlines()) == 1, f"cli usage {bad}: exit {rc}, {err!r}")
