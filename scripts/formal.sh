@@ -344,27 +344,29 @@ prove_joint() {
       find "$work" -maxdepth 1 -name "${base}_*" ! -name "${base}_$key.lock" -delete
       prove_pdr "$block" "$unit($params)" "$defines" "$top" "$chparam" "$stem" "$limit" "${srcs[@]}" \
         >"$stem.line.part"
+      echo $? >"$stem.rc"
       mv "$stem.line.part" "$stem.line"
     fi
   ) 9>"$stem.lock"
+  # The unit's verdict: its exit status (0 PROVEN) and the detail in its line's parentheses.
   line=$(cat "$stem.line" 2>/dev/null)
-  detail=$(sed -n 's/^[A-Z]* [^ ]* [^ ]* (\(.*\)) trace .*/\1/p; s/^PROVEN [^ ]* [^ ]* (\(.*\))$/\1/p' <<<"$line")
-  case "$line" in
-    PROVEN\ *)
-      echo "PROVEN $block $label (${detail/pdr:/pdr, together with $others:})"
-      return 0 ;;
-    *"; failing: "*" trace none"*|*"; failing: "*)
-      failing=${detail##*; failing: }
-      if [[ " $failing " == *" $group "* ]]; then
-        echo "FAIL $block $label (${detail%; failing: *}; together with $others) trace ${line#* trace }"
-      else
-        echo "FAIL $block $label (pdr undecided: proven together with $others, the run ended on a counterexample to $failing) trace none"
-      fi ;;
-    FAIL\ *)
-      echo "FAIL $block $label (${detail:-no verdict, see $stem.*log}; together with $others) trace none" ;;
-    *)
-      echo "FAIL $block $label (no verdict line from the joint run, see $stem.*log) trace none" ;;
-  esac
+  detail=$(sed -n 's/^[A-Z]* [^ ]* [^ ]* (\(.*\)) trace .*/\1/p; s/^[A-Z]* [^ ]* [^ ]* (\(.*\))$/\1/p' <<<"$line")
+  if [ "$(cat "$stem.rc" 2>/dev/null)" = 0 ] && [ -n "$detail" ]; then
+    echo "PROVEN $block $label (${detail/pdr:/pdr, together with $others:})"
+    return 0
+  fi
+  if [[ "$detail" == *"; failing: "* ]]; then
+    failing=${detail##*; failing: }
+    if [[ " $failing " == *" $group "* ]]; then
+      echo "FAIL $block $label (${detail%; failing: *}; together with $others) trace ${line#* trace }"
+    else
+      echo "FAIL $block $label (pdr undecided: proven together with $others, the run ended on a counterexample to $failing) trace none"
+    fi
+  elif [ -n "$detail" ]; then
+    echo "FAIL $block $label ($detail; together with $others) trace none"
+  else
+    echo "FAIL $block $label (no verdict line from the joint run, see $stem.*log) trace none"
+  fi
   return 1
 }
 
