@@ -91,7 +91,7 @@ fi
 #   and one proof, e.g. err+done+links) | top | parameters (chparam)
 #   | files (r: from --rtl, f: from formal/) | mode (induction, bmc, pdr or cover) | depth k (pdr: its time
 #   limit in seconds) | default or deep
-# Each group (or joined groups) gets its own line, labelled <group>(<parameters>).
+# Each group gets its own line, labelled <group>(<parameters>), joined ones too (prove_joint).
 # The fabric has no state: one step covers every input, and induction at k = 1 is complete.
 # The controller's groups are 1-inductive (docs/formal.md says why).
 # The perfect-shuffle router and network have deep sequential state (a run of up to 2n(1 + M/n)
@@ -324,9 +324,10 @@ smt2_model() {
 # one pdr run of UNIT, the groups joined by '+' (each a lemma for the others). Each group keeps its
 # own line (and job); the first of them to run proves the unit, under a lock, and the others read
 # its verdict, kept for this run of formal.sh only (PINET_FORMAL_RUN, set below for its jobs) and
-# under a key of the sources' contents and the model's options. PROVEN: every group of the unit; a trace: FAIL for the groups
-# whose assertions it breaks, and for the others FAIL undecided (their run ended on the
-# counterexample); no verdict (time limit, yosys): FAIL for each with the unit's reason.
+# under a key of the sources' contents and the model's options. PROVEN: every group of the unit;
+# a trace: FAIL for the groups whose assertions it breaks, and for the others FAIL undecided
+# (their run ended on the counterexample); no verdict (time limit, yosys): FAIL for each with the
+# unit's reason.
 prove_joint() {
   local block=$1 group=$2 unit=$3 label=$4 params=$5 defines=$6 top=$7 chparam=$8 limit=$9
   shift 9
@@ -498,7 +499,8 @@ fi
 # (--opt=VALUE: a value may start with '-', as --sbatch-args "--account=rtl" does)
 args=(--rtl "$rtl" --work "$work" -j "$jobs" "--farm=$farm")
 # The jobs of groups proven together share one proof within this run (prove_joint).
-export PINET_FORMAL_RUN="$$.$(date +%s%N)"
+PINET_FORMAL_RUN="$$.$(date +%s%N)"
+export PINET_FORMAL_RUN
 [ -n "$junit" ] && args+=("--junit=$junit")
 [ -n "$partition" ] && args+=("--partition=$partition")
 [ -n "$time_limit" ] && args+=("--time-limit=$time_limit")

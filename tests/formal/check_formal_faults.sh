@@ -125,7 +125,8 @@ fault ps_fast_scatter_late ps_router_planner.sv "s/wra_st_d  = DlyW'(pe_depth);/
 # Fast schedules only (cmd_fast_i = 1; docs/shuffle.md section 13), each caught by a group that
 # compares the RTL with ps_network_spec (which models the fast schedules):
 # ps_router_planner: the fast broadcast's tree F relays (PEs with children) send every word one
-# cycle late (their read port's start one past the cycle after the word landed); the router's checker may see it first, in the same frame
+# cycle late (their read port's start one past the cycle after the word landed); the router's
+# checker may see it first, in the same frame
 fault_deep ps_fast_bcast_late ps_router_planner.sv "s/              rdb_st_d = st_f_out;/              rdb_st_d = st_f_out + DlyW'(1);/" \
   "ps_router (links|checker)\\(N=4" "ps_router (links|checker)"
 # ps_router_planner: the fast gather's relay PE N/2 drops the upper half in steps d >= 2 (it
