@@ -119,7 +119,8 @@ module ps_network_formal #(
   logic [Channels*VW-1:0]        s_src, s_dst, s_len, s_start;
   logic [VW-1:0]                 s_step_len, s_req_addr;
   logic [TW-1:0]                 s_total, s_t;
-  logic                   s_end;
+  logic                          s_end;
+  logic [2*N-1:0]                s_ring;
 
   ps_network_spec #(
     .N       (N),
@@ -153,7 +154,7 @@ module ps_network_formal #(
     .host_req_addr_o(s_req_addr),
     .t_total_o      (s_total),
     .end_o          (s_end),
-    .ring_o         ()
+    .ring_o         (s_ring)
   );
 
   /////////////////
@@ -305,8 +306,10 @@ module ps_network_formal #(
   // host's; scatter the segment's owner the host's; integrate the owner the sum over all PEs
   // (modulo 2^Width); allgather every PE the owner's; gather and upload PE 0 the owner's; and
   // upload's host link carries the owner's word whenever it carries image word a. The owner of
-  // image word a is PE a / S (S = M/N). Both schedules (cmd_fast_i free), any mix, resets
-  // anywhere. The ring exchange (whose destinations differ from its sources) is left to `words`.
+  // image word a is PE a / S (S = M/N). The ring exchange (W = M/4) moves every PE's word at
+  // image address a < 2W to a + 2W: into its ring successor's memory for a < W, its
+  // predecessor's for W <= a < 2W; that is read where the local port reads f_addr + 2W. Both
+  // schedules (cmd_fast_i free), any mix, resets anywhere.
   (* anyconst *) logic [AddrW-1:0] f_himg;   // the host's tracked image address
   (* anyconst *) logic [Width-1:0] f_hword;  // the host's word there
   logic [AddrW-1:0]   f_req_q;               // the host word requested in the previous cycle
@@ -402,7 +405,27 @@ module ps_network_formal #(
     end
   end
 
+  // The ring of docs/shuffle.md section 6 (the ring is the exchange's definition, not a
+  // schedule): the specification's ring_o, bit l set when link l joins PE floor(l/2) to its ring
+  // successor l mod N. r_xto[j]: the PE that receives PE j's word at f_addr.
+  logic [N*8-1:0] r_xto;
+  logic [VW-1:0]  r_half;  // 2W = M/2
   always @(*) begin
+    r_xto  = '0;
+    r_half = r_m >> 1;
+    for (int l = 0; l < 2 * N; l++) begin
+      if (s_ring[l] && r_a < (r_m >> 2)) r_xto[8*(l/2) +: 8] = 8'(l % N);
+      if (s_ring[l] && r_a >= (r_m >> 2)) r_xto[8*(l % N) +: 8] = 8'(l / 2);
+    end
+  end
+
+  always @(*) begin
+    if (rst_ni && r_on && r_in_img && r_op == ps_pkg::OpRingExchange && r_a < r_half &&
+        done && !p_done && VW'(lcl_addr_i) == VW'(f_addr) + r_half) begin
+      for (int j = 0; j < N; j++) begin
+        assert (lcl_rdata[r_xto[8*j +: 8]*Width +: Width] == r_in[j*Width +: Width]);
+      end
+    end
     if (rst_ni && r_on && r_in_img && done && !p_done && lcl_addr_i == f_addr) begin
       for (int j = 0; j < N; j++) begin
         if (r_chk[j]) assert (lcl_rdata[j*Width +: Width] == r_exp[j*Width +: Width]);

@@ -2,7 +2,8 @@
 # check_formal_faults.sh - the proofs can fail: each deliberate bug, applied with sed to a copy of
 # rtl/ in a temporary directory, must make `scripts/formal.sh --rtl COPY` print a FAIL line for
 # its block with a trace file that exists (VCD, with its GTKWave save file), and exit 1. A sed
-# that changes nothing fails this test (the bug would not be there).
+# that changes nothing fails this test (the bug would not be there). A fault_common bug is put
+# into the RTL and its specification (formal/) alike, in a copy of the tree the proofs read.
 # Usage: bash check_formal_faults.sh <source dir> [NAME-REGEX] [--deep]
 #   NAME-REGEX: only the bugs whose name matches; --deep: also the fault_deep bugs (those of the
 #   groups that only `formal.sh --deep` proves, and the further fast-schedule bugs; without it they
@@ -18,6 +19,7 @@ case $with_deep in
   *) echo "check_formal_faults: the third argument must be --deep (got '$(pinet_quote "$with_deep")')" >&2; exit 2 ;;
 esac
 ran=0 skipped=0
+spec=()  # fault_common: the specification file (formal/) and its sed, applied with the RTL's
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fails=0
@@ -33,16 +35,31 @@ fault() {
   local name=$1 file=$2 expr=$3 only=$4 block=$5 cover=${6:-}
   [ -z "$select" ] || [[ "$name" =~ $select ]] || return 0
   ran=$((ran + 1))
-  local copy=$work/$name
+  # The RTL copy; with a specification bug (fault_common) a copy of the tree the proofs read
+  # (scripts/, formal/, rtl/), so that its formal.sh takes the specification from the copy.
+  local tree=$src copy=$work/$name
   rm -rf "$copy"
-  cp -r "$src/rtl" "$copy"
+  if [ ${#spec[@]} -gt 0 ]; then
+    tree=$work/$name.tree
+    rm -rf "$tree"
+    mkdir -p "$tree"
+    cp -r "$src/scripts" "$src/formal" "$src/rtl" "$tree/"
+    copy=$tree/rtl
+    sed -i "${spec[1]}" "$tree/formal/${spec[0]}"
+    if cmp -s "$src/formal/${spec[0]}" "$tree/formal/${spec[0]}"; then
+      fail "$name: the sed changed nothing in formal/${spec[0]}"
+      return
+    fi
+  else
+    cp -r "$src/rtl" "$copy"
+  fi
   sed -i "$expr" "$copy/$file"
   if cmp -s "$src/rtl/$file" "$copy/$file"; then
     fail "$name: the sed changed nothing in $file"
     return
   fi
   local out rc=0
-  out=$(bash "$src/scripts/formal.sh" --rtl "$copy" --work "$work/$name.work" --only "$only" \
+  out=$(bash "$tree/scripts/formal.sh" --rtl "$copy" --work "$work/$name.work" --only "$only" \
         ${deep[@]+"${deep[@]}"}) ||
     rc=$?
   # The group's FAIL line and its trace, read by the formal grammar's one parser (verdict.py).
@@ -79,6 +96,16 @@ fault_deep() {
   deep=(--deep)
   fault "$@"
   deep=()
+}
+
+# fault_common SPEC-FILE SPEC-SED NAME FILE SED ONLY BLOCK: one bug in both the RTL and the
+# specification it is compared with (formal/SPEC-FILE): the groups that compare the two (links,
+# words, done, err) cannot see it; the groups stated without the specification (result) must.
+fault_common() {
+  spec=("$1" "$2")
+  shift 2
+  fault "$@"
+  spec=()
 }
 
 # rta_switch: OFF, terminal 4 takes terminal 1's word (two outputs carry one input)
@@ -152,9 +179,24 @@ fault_deep ps_fast_gather_n2_late ps_router_planner.sv "s/wra_st_d  = DlyW'(N > 
   "ps_network (err|checker)\\(N=2" "ps_network (err|checker)"
 # ps_router: the fast integrate copying instead of adding, seen in the network: a PE's word
 # differs from the words shadow and the sum in the segment's owner is not the sum over the PEs
-# (the words and result parts of the network's joint group)
-fault ps_fast_integrate_copy_result ps_router.sv "s/assign rmw      = fast_q \&\& op_q == ps_pkg::OpIntegrate;/assign rmw      = 1'b0;/" \
+# (the words and result parts of the network's joint group; deep: ps_fast_integrate_copy shows
+# the RTL bug caught, ps_fast_integrate_copy_common the result group catching it)
+fault_deep ps_fast_integrate_copy_result ps_router.sv "s/assign rmw      = fast_q \&\& op_q == ps_pkg::OpIntegrate;/assign rmw      = 1'b0;/" \
   "ps_network (words|result)\\(N=2" "ps_network (words|result)"
+
+# Bugs in the RTL and the specification alike (fault_common), which only the end-to-end result
+# group can see: the network's links, words, done and err hold (the two agree), the outcome at
+# done_o is wrong.
+# the fast integrate copies instead of adding, in the RTL (the router's writes) and in the
+# specification (every transfer a COPY): the segment's owner ends with one PE's word, not the sum
+fault_common ps_network_spec.sv "s/          add = (op == OpIntegrate);/          add = 1'b0;/" \
+  ps_fast_integrate_copy_common ps_router.sv "s/assign rmw      = fast_q \&\& op_q == ps_pkg::OpIntegrate;/assign rmw      = 1'b0;/" \
+  "ps_network result\\(N=2" "ps_network result"
+# the ring exchange's two halves land in each other's place ([0,W) at 3W, [W,2W) at 2W), in the
+# RTL (the write ports' offsets) and in the specification (the transfers' destinations)
+fault_common ps_network_spec.sv "s/dst = w << 1;/dst = (w << 1) + w;/; t; s/dst = (w << 1) + w;/dst = w << 1;/" \
+  ps_ring_swap_common ps_router_planner.sv "s/wra_x      = XW'(2);/wra_x      = XW'(3);/; t; s/wrb_x      = XW'(3);/wrb_x      = XW'(2);/" \
+  "ps_network result\\(N=2" "ps_network result"
 
 [ $ran -gt 0 ] || [ $skipped -gt 0 ] || fail "no deliberate bug matches '$select'"
 if [ $fails -ne 0 ]; then
