@@ -379,7 +379,6 @@ prove() {
   label="$group($(tr ' ' ',' <<<"$params"))"
   # Groups joined by '+' (UNIT) are one model (each group's CHECK_ define) and one proof.
   for g in ${unit//+/ }; do defines+=" -DCHECK_${g^^}"; done
-  stem=$work/${block}_$(tr -c 'A-Za-z0-9\n' '_' <<<"$label")
   local srcs=()
   for f in $files; do
     case "$f" in
@@ -394,6 +393,7 @@ prove() {
       "$chparam" "$depth" "${srcs[@]}"
     return
   fi
+  stem=$work/${block}_$(tr -c 'A-Za-z0-9\n' '_' <<<"$label")
   rm -f "$stem".*
   if [ "$mode" = cover ]; then
     cover "$block" "$label" "$top" "$chparam" "$stem" "$depth" "${srcs[@]}"
