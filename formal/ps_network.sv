@@ -409,13 +409,15 @@ module ps_network_formal #(
   // schedule): the specification's ring_o, bit l set when link l joins PE floor(l/2) to its ring
   // successor l mod N. r_xto[j]: the PE that receives PE j's word at f_addr.
   logic [N*8-1:0] r_xto;
-  logic [VW-1:0]  r_half;  // 2W = M/2
+  logic [VW-1:0]  r_half;     // 2W = M/2
+  logic           r_to_succ;  // a < W: the word goes to the ring successor
+  assign r_half    = r_m >> 1;
+  assign r_to_succ = r_a < (r_m >> 2);
   always @(*) begin
-    r_xto  = '0;
-    r_half = r_m >> 1;
+    r_xto = '0;
     for (int l = 0; l < 2 * N; l++) begin
-      if (s_ring[l] && r_a < (r_m >> 2)) r_xto[8*(l/2) +: 8] = 8'(l % N);
-      if (s_ring[l] && r_a >= (r_m >> 2)) r_xto[8*(l % N) +: 8] = 8'(l / 2);
+      if (s_ring[l] && r_to_succ)  r_xto[8*(l/2) +: 8] = 8'(l % N);
+      if (s_ring[l] && !r_to_succ) r_xto[8*(l % N) +: 8] = 8'(l / 2);
     end
   end
 

@@ -26,6 +26,16 @@ fails=0
 deep=()  # --deep for the bugs of a group that only `formal.sh --deep` runs (fault_deep)
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
+# bug_in NAME SED ORIGINAL COPY: applies SED to COPY, a copy of ORIGINAL; a SED that changes
+# nothing is this test's failure (the bug would not be there): returns 1.
+bug_in() {
+  sed -i "$2" "$4"
+  if cmp -s "$3" "$4"; then
+    fail "$1: the sed changed nothing in ${3#"$src"/}"
+    return 1
+  fi
+}
+
 # fault NAME FILE SED-EXPRESSION ONLY-REGEX BLOCK [COVER]: BLOCK (a regex) is what the FAIL line
 # must name after FAIL: the block, or the block and its group ("ps_router done") when the bug is
 # one group's (for groups proven together, formal.sh's "err+done+links+words", the group whose
@@ -38,26 +48,18 @@ fault() {
   # The RTL copy; with a specification bug (fault_common) a copy of the tree the proofs read
   # (scripts/, formal/, rtl/), so that its formal.sh takes the specification from the copy.
   local tree=$src copy=$work/$name
-  rm -rf "$copy"
   if [ ${#spec[@]} -gt 0 ]; then
     tree=$work/$name.tree
+    copy=$tree/rtl
     rm -rf "$tree"
     mkdir -p "$tree"
     cp -r "$src/scripts" "$src/formal" "$src/rtl" "$tree/"
-    copy=$tree/rtl
-    sed -i "${spec[1]}" "$tree/formal/${spec[0]}"
-    if cmp -s "$src/formal/${spec[0]}" "$tree/formal/${spec[0]}"; then
-      fail "$name: the sed changed nothing in formal/${spec[0]}"
-      return
-    fi
+    bug_in "$name" "${spec[1]}" "$src/formal/${spec[0]}" "$tree/formal/${spec[0]}" || return
   else
+    rm -rf "$copy"
     cp -r "$src/rtl" "$copy"
   fi
-  sed -i "$expr" "$copy/$file"
-  if cmp -s "$src/rtl/$file" "$copy/$file"; then
-    fail "$name: the sed changed nothing in $file"
-    return
-  fi
+  bug_in "$name" "$expr" "$src/rtl/$file" "$copy/$file" || return
   local out rc=0
   out=$(bash "$tree/scripts/formal.sh" --rtl "$copy" --work "$work/$name.work" --only "$only" \
         ${deep[@]+"${deep[@]}"}) ||
